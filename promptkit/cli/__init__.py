@@ -1,0 +1,1 @@
+"""The ``promptkit`` command line (not part of the library API)."""

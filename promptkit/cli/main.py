@@ -1,0 +1,147 @@
+"""``promptkit preview`` (for people) and ``promptkit render`` (for programs)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from promptkit.config import DatasetSpec, load_datasets, load_models
+from promptkit.errors import ConfigError, PromptkitError
+from promptkit.meta_templates.models import Model
+from promptkit.pipeline import Renderer
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="promptkit", description="See and export the exact prompts a dataset config gives each model.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
+        sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file (defines `models = [...]`); default: a completion model with no meta template")
+        sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
+
+    preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input")
+    common(preview)
+    preview.add_argument("--index", type=int, default=0, metavar="N", help="first test row to show (default 0)")
+    preview.add_argument("--count", type=int, default=1, metavar="K", help="how many rows to show (default 1)")
+    preview.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour output (default: when on a terminal)")
+
+    render = commands.add_parser("render", help="write every final prompt as JSON Lines")
+    common(render)
+    render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
+    render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="promptkit: warning: %(message)s", stream=sys.stderr)
+    try:
+        if args.command == "preview":
+            return _preview(args)
+        return _render(args)
+    except PromptkitError as error:
+        if args.debug:
+            raise
+        print(f"promptkit: error: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+def _pairs(args: argparse.Namespace) -> Iterator[tuple[DatasetSpec, Model | None]]:
+    datasets = load_datasets(args.dataset_config)
+    if args.dataset is not None:
+        chosen = [d for d in datasets if d.abbr == args.dataset]
+        if not chosen:
+            raise ConfigError(
+                f"no dataset with abbr {args.dataset!r}; the config has {', '.join(repr(d.abbr) for d in datasets)}",
+                config=args.dataset_config,
+            )
+        datasets = chosen
+    models: list[Model | None] = list(load_models(args.model)) if args.model else [None]
+    for model in models:
+        for dataset in datasets:
+            yield dataset, model
+
+
+def parse_indices(spec: str, total: int) -> list[int]:
+    """``'0,3,10-19'`` or ``':100'`` → sorted unique row indices, each checked against ``total``."""
+    chosen: set[int] = set()
+    for part in spec.split(","):
+        part = part.strip()
+        try:
+            if ":" in part:
+                bounds = [int(x) if x.strip() else None for x in part.split(":")]
+                if len(bounds) > 3:
+                    raise ValueError
+                chosen.update(range(total)[slice(*bounds)])
+                continue
+            if "-" in part:
+                low, high = part.split("-", 1)
+                numbers = list(range(int(low), int(high) + 1))
+            else:
+                numbers = [int(part)]
+        except ValueError:
+            raise ConfigError(f"--indices {spec!r}: {part!r} is not an index, a range like 10-19, or a slice like :100") from None
+        for number in numbers:
+            if not 0 <= number < total:
+                raise ConfigError(f"--indices {spec!r}: index {number} is out of range (the test split has {total} rows, 0 to {total - 1})")
+        chosen.update(numbers)
+    return sorted(chosen)
+
+
+def _render(args: argparse.Namespace) -> int:
+    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below when it is a file
+    try:
+        for dataset, model in _pairs(args):
+            renderer = Renderer(dataset, model)
+            indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
+            for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
+                for prompt in renderer.render(index):
+                    out.write(json.dumps(prompt.to_record(), ensure_ascii=False) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+def _progress(indices: Sequence[int] | range, label: str, enabled: bool) -> Iterator[int]:
+    """Yield ``indices``, with a progress bar on a terminal's stderr when writing to a file."""
+    if not (enabled and sys.stderr.isatty()):
+        yield from indices
+        return
+    from rich.progress import track
+
+    yield from track(indices, description=f"rendering {label}", console=_stderr_console())
+
+
+def _stderr_console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _preview(args: argparse.Namespace) -> int:
+    from promptkit.cli.preview import show
+
+    force = {"always": True, "never": False}.get(args.color)
+    for dataset, model in _pairs(args):
+        renderer = Renderer(dataset, model)
+        if args.count < 1:
+            raise ConfigError(f"--count must be at least 1 (got {args.count})")
+        total = len(renderer)
+        if not 0 <= args.index < total:
+            raise ConfigError(f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})", dataset=dataset.abbr)
+        stop = min(args.index + args.count, total)
+        show(renderer, range(args.index, stop), config=Path(args.dataset_config), force_color=force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

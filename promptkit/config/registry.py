@@ -1,0 +1,47 @@
+"""The one registry behind ``type=``: a class, or its name as a string.
+
+A dotted name (``'opencompass.openicl.icl_prompt_template.PromptTemplate'``)
+resolves by its last component, so configs keep working when only the
+imports change.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from promptkit.data.loaders import JsonlDataset
+from promptkit.errors import ConfigError
+from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.meta_templates.models import MODEL_CLASSES
+from promptkit.retrievers import FixKRetriever, ZeroRetriever
+from promptkit.templates import PromptTemplate
+
+__all__ = ["REGISTRY", "resolve_type"]
+
+#: kind -> {name -> class}
+REGISTRY: dict[str, dict[str, type]] = {
+    "template": {"PromptTemplate": PromptTemplate},
+    "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
+    "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
+    "dataset": {"JsonlDataset": JsonlDataset},
+    "model": {cls.__name__: cls for cls in MODEL_CLASSES},
+}
+
+
+def resolve_type(value: Any, kind: str, key: str) -> type:
+    """The class ``value`` names for a config of ``kind`` ('template', 'retriever', …)."""
+    known = REGISTRY[kind]
+    if isinstance(value, type):
+        if value in known.values() or any(issubclass(value, cls) for cls in known.values()):
+            return value
+        name = value.__name__
+    elif isinstance(value, str):
+        name = value.rsplit(".", 1)[-1]
+    else:
+        raise ConfigError(f"type must be a class or a class name (got {value!r})", key=key)
+    if name in known:
+        return known[name]
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ConfigError(f"unknown {kind} type {name!r}{hint}; known {kind} types: {', '.join(sorted(known))}", key=key)

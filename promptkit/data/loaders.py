@@ -1,0 +1,120 @@
+"""Local data files: ``.jsonl``, ``.json`` and ``.csv``.
+
+``JsonlDataset(path=...)`` is the generic loader of dataset configs.  ``path``
+is one file, used for every split (as OpenCompass wraps a single dataset as
+both ``train`` and ``test``), or a dict mapping split names to files, e.g.
+``dict(train='data/dev.jsonl', test='data/test.jsonl')``.  Relative paths are
+looked up next to the config file first, then in the working directory.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from promptkit.errors import ConfigError, DatasetError
+
+__all__ = ["JsonlDataset", "Splits", "read_rows"]
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Splits:
+    """Rows by split name; ``shared`` holds the rows every split name resolves to (single-file datasets)."""
+
+    by_name: Mapping[str, list[Row]]
+    shared: list[Row] | None = None
+
+    def get(self, split: str) -> list[Row]:
+        if self.shared is not None:
+            return self.shared
+        try:
+            return self.by_name[split]
+        except KeyError:
+            raise DatasetError(
+                f"split {split!r} is not among the dataset's splits {sorted(self.by_name)}; set reader_cfg train_split/test_split "
+                "or add it to path=dict(...)",
+                key=split,
+            ) from None
+
+
+class JsonlDataset:
+    """Rows from local ``.jsonl``/``.json``/``.csv`` files (see the module docstring)."""
+
+    def __init__(self, path: str | Mapping[str, str], **unused: Any) -> None:
+        if not isinstance(path, (str, Path, Mapping)):
+            raise ConfigError(f"path must be a file path or a dict of split name -> file path (got {path!r})", key="path")
+        self.path = path
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        if isinstance(self.path, Mapping):
+            return Splits({str(split): read_rows(_resolve(p, base_dir)) for split, p in self.path.items()})
+        return Splits({}, shared=read_rows(_resolve(self.path, base_dir)))
+
+    def __repr__(self) -> str:
+        return f"JsonlDataset(path={self.path!r})"
+
+
+def _resolve(path: str | Path, base_dir: Path | None) -> Path:
+    candidate = Path(path).expanduser()
+    tried = []
+    if not candidate.is_absolute() and base_dir is not None:
+        beside = base_dir / candidate
+        if beside.exists():
+            return beside
+        tried.append(str(beside))
+    if candidate.exists():
+        return candidate
+    tried.append(str(candidate.resolve()))
+    raise DatasetError(f"data file {str(path)!r} not found (looked at {', '.join(tried)}); check the dataset's path", file=str(path))
+
+
+def read_rows(path: Path) -> list[Row]:
+    """All rows of a data file; any bad record is an error naming the file and line."""
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        return _read_jsonl(path)
+    if suffix == ".json":
+        return _read_json(path)
+    if suffix == ".csv":
+        with path.open(newline="", encoding="utf-8") as handle:
+            return [dict(row) for row in csv.DictReader(handle)]
+    raise DatasetError(f"unsupported data file type {suffix!r}; use .jsonl, .json or .csv", file=str(path))
+
+
+def _read_jsonl(path: Path) -> list[Row]:
+    rows: list[Row] = []
+    bad: list[str] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                bad.append(f"line {number}: {error.msg} at column {error.colno}")
+                continue
+            if not isinstance(row, dict):
+                bad.append(f"line {number}: expected a JSON object, got {type(row).__name__}")
+                continue
+            rows.append(row)
+    if bad:
+        shown = "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more" if len(bad) > 5 else "")
+        first_line = int(bad[0].split(":")[0].split()[1])
+        raise DatasetError(f"{len(bad)} malformed line(s): {shown}; fix or remove them (one JSON object per line)", file=str(path), line=first_line)
+    return rows
+
+
+def _read_json(path: Path) -> list[Row]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise DatasetError(f"invalid JSON: {error.msg}", file=str(path), line=error.lineno) from None
+    if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
+        raise DatasetError("a .json data file must hold a list of objects (one per row)", file=str(path))
+    return data

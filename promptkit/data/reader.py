@@ -1,0 +1,132 @@
+"""``reader_cfg``: which columns are inputs, which is the answer, which splits and ranges to use."""
+
+from __future__ import annotations
+
+import difflib
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from promptkit.errors import ConfigError, DatasetError
+
+__all__ = ["ReaderConfig"]
+
+Row = Mapping[str, Any]
+
+_KEYS = (
+    "input_columns",
+    "output_column",
+    "input_template",
+    "output_template",
+    "train_split",
+    "train_range",
+    "test_split",
+    "test_range",
+)
+_SLICE = re.compile(r"^\[\s*(-?\d*)\s*(?::\s*(-?\d*)\s*)?(?::\s*(-?\d*)\s*)?\]$")
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """The ``reader_cfg`` of a dataset config.
+
+    ``input_columns`` may be a list or a whitespace-separated string;
+    ``output_column`` is the answer column, masked in the item under test.
+    ``train_range``/``test_range`` select rows as OpenCompass does: an int
+    ``n`` (or a fraction in (0, 1)) takes ``n`` rows shuffled with seed ``n``;
+    a slice string such as ``'[:100]'`` or ``'[::2]'`` slices.
+    """
+
+    input_columns: tuple[str, ...]
+    output_column: str | None = None
+    input_template: Any = None
+    output_template: Any = None
+    train_split: str = "train"
+    train_range: Any = None
+    test_split: str = "test"
+    test_range: Any = None
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any]) -> ReaderConfig:
+        if not isinstance(cfg, Mapping):
+            raise ConfigError(f"reader_cfg must be a dict (got {type(cfg).__name__})", key="reader_cfg")
+        for key in cfg:
+            if key not in _KEYS:
+                close = difflib.get_close_matches(str(key), _KEYS, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ConfigError(f"unknown key {key!r} in reader_cfg{hint}; it takes {list(_KEYS)}", key=f"reader_cfg.{key}")
+        if "input_columns" not in cfg:
+            raise ConfigError("reader_cfg needs input_columns (a list of column names)", key="reader_cfg.input_columns")
+        columns = cfg["input_columns"]
+        if isinstance(columns, str):
+            columns = columns.split()
+        if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
+            raise ConfigError(f"input_columns must be a list of column names (got {columns!r})", key="reader_cfg.input_columns")
+        output = cfg.get("output_column") or None
+        if output is not None and not isinstance(output, str):
+            raise ConfigError(f"output_column must be one column name (got {output!r})", key="reader_cfg.output_column")
+        for key in ("train_range", "test_range"):
+            _check_range(cfg.get(key), key)
+        return cls(
+            input_columns=tuple(columns),
+            output_column=output,
+            input_template=cfg.get("input_template"),
+            output_template=cfg.get("output_template"),
+            train_split=cfg.get("train_split", "train"),
+            train_range=cfg.get("train_range"),
+            test_split=cfg.get("test_split", "test"),
+            test_range=cfg.get("test_range"),
+        )
+
+    def input_text(self, row: Row) -> str:
+        """The row's input columns joined by a space: what retrievers index."""
+        return " ".join(str(row[c]) for c in self.input_columns)
+
+    def check_columns(self, rows: Sequence[Row], split: str) -> None:
+        """Every input column and the output column must exist in every row."""
+        wanted = self.input_columns + ((self.output_column,) if self.output_column else ())
+        for index, row in enumerate(rows):
+            for column in wanted:
+                if column not in row:
+                    kind = "output_column" if column == self.output_column else "input_columns"
+                    raise DatasetError(
+                        f"column {column!r} (reader_cfg.{kind}) is missing from row {index} of split {split!r}; "
+                        f"the row has {sorted(row)}",
+                        row=index,
+                        key=column,
+                    )
+
+
+def _check_range(size: Any, key: str) -> None:
+    if size is None:
+        return
+    if isinstance(size, bool) or not isinstance(size, (int, float, str)):
+        raise ConfigError(f"{key} must be an int, a fraction or a slice string like '[:100]' (got {size!r})", key=f"reader_cfg.{key}")
+    if isinstance(size, float) and not (0 < size < 1) and size != int(size):
+        raise ConfigError(f"{key}={size!r}: a float range must be a fraction in (0, 1)", key=f"reader_cfg.{key}")
+    if isinstance(size, str) and not _SLICE.match(size.strip()):
+        raise ConfigError(f"{key}={size!r} is not a slice string such as '[:100]', '[100:200]' or '[::2]'", key=f"reader_cfg.{key}")
+
+
+def apply_range(rows: list[Row], size: Any) -> list[Row]:
+    """Select rows as OpenCompass's ``load_partial_dataset`` does (see :class:`ReaderConfig`)."""
+    if size is None:
+        return rows
+    total = len(rows)
+    if isinstance(size, str):
+        match = _SLICE.match(size.strip())
+        assert match is not None  # checked by ReaderConfig.from_config
+        start, stop, step = (int(g) if g not in (None, "") else None for g in match.groups())
+        if ":" not in size:
+            raise ConfigError(f"range {size!r} selects a single row; use a slice such as '[{start}:{(start or 0) + 1}]'")
+        return rows[slice(start, stop, step)]
+    if size >= total or size <= 0:
+        return rows
+    if isinstance(size, float):
+        size = int(size * total)
+    size = int(size)
+    order = list(range(total))
+    random.Random(size).shuffle(order)
+    return [rows[i] for i in order[:size]]

@@ -1,0 +1,56 @@
+"""How prompts are assembled for a task: one per row (generation) or one per row and label (likelihood).
+
+promptkit calls no model; these are the config vocabulary of OpenCompass's
+inferencers, keeping what shapes the prompt and accepting (and ignoring) the
+runtime keys real configs carry (``max_out_len``, ``batch_size``, …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+from promptkit.errors import ConfigError
+
+__all__ = ["GenInferencer", "Inferencer", "PPLInferencer"]
+
+
+class Inferencer:
+    """Common part: ``max_seq_len`` (the model config's value wins, as in OpenCompass's infer task)."""
+
+    mode: ClassVar[str]
+
+    def __init__(self, max_seq_len: int | None = None, **runtime: Any) -> None:
+        if max_seq_len is not None and (not isinstance(max_seq_len, int) or max_seq_len <= 0):
+            raise ConfigError(f"max_seq_len must be a positive int (got {max_seq_len!r})", key="max_seq_len")
+        self.max_seq_len = max_seq_len
+        self.runtime = runtime
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(max_seq_len={self.max_seq_len!r})"
+
+
+class GenInferencer(Inferencer):
+    """One prompt per test row; the answer column renders as ``gen_field_replace_token``."""
+
+    mode = "gen"
+
+    def __init__(self, gen_field_replace_token: str = "", max_seq_len: int | None = None, multiround: bool = False, **runtime: Any) -> None:
+        super().__init__(max_seq_len, **runtime)
+        if multiround:
+            raise ConfigError("GenInferencer(multiround=True) is not supported: it fills message-list templates turn by turn", key="multiround")
+        if not isinstance(gen_field_replace_token, str):
+            raise ConfigError(f"gen_field_replace_token must be a str (got {gen_field_replace_token!r})", key="gen_field_replace_token")
+        self.gen_field_replace_token = gen_field_replace_token
+
+
+class PPLInferencer(Inferencer):
+    """One prompt per test row and candidate label, labels in template order (or ``labels=``)."""
+
+    mode = "ppl"
+
+    def __init__(self, labels: Sequence[Hashable] | None = None, max_seq_len: int | None = None, **runtime: Any) -> None:
+        super().__init__(max_seq_len, **runtime)
+        if labels is not None and (isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence)):
+            raise ConfigError(f"labels must be a list (got {labels!r})", key="labels")
+        self.labels = list(labels) if labels is not None else None

@@ -1,0 +1,163 @@
+"""Walking a PromptList through a meta template: sections, turns and the generation cut.
+
+Both model kinds share this walk; they differ only in what they make of its
+events (a completion model concatenates text, a chat model builds messages).
+
+* Strings are passed on where they stand.
+* Role items in ``begin``/``end`` sections (or outside any section) are
+  rendered one by one.
+* Role items of a ``round``/``ice`` section are rendered when the section
+  closes, grouped into turns: a new turn starts whenever a role does not come
+  later in the meta template's ``round`` than the previous one.  Every role of
+  the meta ``round`` is rendered in every turn (empty when the turn lacks it),
+  as OpenCompass does.  A reserved role (``SYSTEM``) met inside a round is
+  rendered on its own at its place — OpenCompass loses it or crashes.
+* In ``gen`` mode, the last turn of a ``round`` section stops at the first
+  ``generate=True`` role: only its ``begin`` is rendered, and the walk ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Union
+
+from promptkit.errors import MetaTemplateError
+from promptkit.meta_templates.spec import MetaRole, MetaTemplate
+from promptkit.promptlist import Item, Marker, RoleItem
+
+__all__ = ["Cut", "Rendered", "Text", "walk"]
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A role rendered as ``begin + prompt + end``, by the meta role ``spec``."""
+
+    spec: MetaRole
+    begin: str
+    prompt: str
+    end: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """The model's turn starts here: only ``begin`` is rendered, and nothing after."""
+
+    spec: MetaRole
+    begin: str
+
+
+Event = Union[Text, Rendered, Cut]
+
+
+class _Roles:
+    """Name lookups of one meta template, computed once per model."""
+
+    def __init__(self, meta: MetaTemplate) -> None:
+        self.meta = meta
+        self.order = {role.role: i for i, role in enumerate(meta.round_roles)}
+        self.by_name = {role.role: role for role in meta.round_roles + meta.reserved}
+
+    def resolve(self, item: RoleItem) -> MetaRole:
+        spec = self.by_name.get(item.role)
+        if spec is None and item.fallback_role is not None:
+            spec = self.by_name.get(item.fallback_role)
+        if spec is None:
+            known = ", ".join(self.by_name)
+            fallback = (
+                f" nor its fallback_role {item.fallback_role!r}" if item.fallback_role else "; add fallback_role='HUMAN' to the item"
+            )
+            raise MetaTemplateError(
+                f"role {item.role!r} is not in the model's meta template{fallback} (its roles: {known}); "
+                "or add the role to the meta template",
+                key=item.role,
+            )
+        return spec
+
+
+def _render_one(spec: MetaRole, item: RoleItem | None) -> Rendered:
+    if item is None:
+        return Rendered(spec, spec.begin, spec.prompt or "", spec.end)
+    prompt = item.prompt if item.prompt is not None else (spec.prompt or "")
+    begin = item.begin if item.begin is not None else spec.begin
+    end = item.end if item.end is not None else spec.end
+    return Rendered(spec, begin, prompt, end)
+
+
+def walk(items: tuple[Item, ...], roles: _Roles, mode: str) -> Iterator[Event]:
+    stack: list[tuple[str, int]] = []
+    for index, item in enumerate(items):
+        if type(item) is str:
+            yield Text(item)
+        elif type(item) is Marker:
+            if item.pos == "begin":
+                stack.append((item.section, index + 1))
+                continue
+            if not stack or stack[-1][0] != item.section:
+                open_ = stack[-1][0] if stack else "nothing"
+                raise MetaTemplateError(f"section markers do not match: </{item.section}> closes {open_}", section=item.section)
+            section, start = stack.pop()
+            if section in ("round", "ice"):
+                cut_allowed = mode == "gen" and section == "round"
+                for event in _walk_turns(items[start:index], roles, cut_allowed, section):
+                    yield event
+                    if type(event) is Cut:
+                        return
+        elif type(item) is RoleItem:
+            if stack and stack[-1][0] in ("round", "ice"):
+                continue  # rendered when its section closes
+            try:
+                yield _render_one(roles.resolve(item), item)
+            except MetaTemplateError as error:
+                raise error.add_context(section=stack[-1][0] if stack else None) from None
+    if stack:
+        raise MetaTemplateError(f"section {stack[-1][0]!r} is opened but never closed", section=stack[-1][0])
+
+
+def _walk_turns(section_items: tuple[Item, ...], roles: _Roles, cut_allowed: bool, section: str) -> Iterator[Event]:
+    # Units: a turn (role name -> item) or a reserved-role item standing alone.
+    units: list[dict[str, RoleItem] | tuple[MetaRole, RoleItem]] = []
+    current: dict[str, RoleItem] | None = None
+    last_order = -1
+    for position, item in enumerate(section_items):
+        if type(item) is not RoleItem:
+            continue
+        try:
+            spec = roles.resolve(item)
+        except MetaTemplateError as error:
+            raise error.add_context(section=section, item=position) from None
+        order = roles.order.get(spec.role)
+        if order is None:
+            units.append((spec, item))
+            current = None
+            last_order = -1
+            continue
+        if current is None or order <= last_order:
+            current = {}
+            units.append(current)
+        current[spec.role] = item
+        last_order = order
+    last_turn = max((i for i, unit in enumerate(units) if isinstance(unit, dict)), default=-1)
+    for i, unit in enumerate(units):
+        if isinstance(unit, tuple):
+            yield _render_one(*unit)
+            continue
+        cut_here = cut_allowed and i == last_turn
+        for element in roles.meta.round:
+            if isinstance(element, str):
+                yield Text(element)
+                continue
+            item = unit.get(element.role)
+            if cut_here and element.generate:
+                yield Cut(element, item.begin if item is not None and item.begin is not None else element.begin)
+                return
+            yield _render_one(element, item)
+
+
+def make_roles(meta: MetaTemplate) -> _Roles:
+    return _Roles(meta)

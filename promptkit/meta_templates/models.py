@@ -1,0 +1,269 @@
+"""Model configs: which meta template turns a prompt into a model's final input.
+
+* :class:`CompletionModel` — a completion string (base and local models).
+* :class:`ChatModel` — OpenAI-style messages ``[{"role": ..., "content": ...}]``.
+
+OpenCompass and AISBench model class names are accepted as aliases and keep
+*that class's* prompt behaviour, defaults included (e.g. ``OpenAI`` without a
+meta template sends the whole prompt as one user message; ``VLLMCustomAPIChat``
+installs a meta template with a reserved ``SYSTEM`` role).  promptkit calls no
+model: runtime keys of such configs (``path``, ``max_out_len``,
+``batch_size``, ``run_cfg``, …) are accepted and ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Union
+
+from promptkit.errors import ConfigError, MetaTemplateError
+from promptkit.meta_templates._walk import make_roles
+from promptkit.meta_templates.chat import render_api_messages
+from promptkit.meta_templates.completion import join_without_meta, render_completion
+from promptkit.meta_templates.spec import MetaTemplate
+from promptkit.promptlist import PromptList
+
+__all__ = [
+    "ChatModel",
+    "CompletionModel",
+    "FinalInput",
+    "HuggingFace",
+    "HuggingFaceBaseModel",
+    "HuggingFaceCausalLM",
+    "Model",
+    "OpenAI",
+    "OpenAISDK",
+    "TurboMindModel",
+    "VLLM",
+    "VLLMCustomAPI",
+    "VLLMCustomAPIChat",
+    "count_tokens",
+]
+
+logger = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+FinalInput = Union[str, list[Message]]
+TokenCounter = Callable[[str], int]
+
+_TOKEN_COUNTERS: dict[str, TokenCounter] = {
+    "whitespace": lambda text: len(text.split()),
+    "chars": len,
+}
+
+_OPENAI_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}
+
+
+def _token_counter(value: Any) -> TokenCounter | None:
+    if value is None or callable(value):
+        return value
+    if isinstance(value, str) and value in _TOKEN_COUNTERS:
+        return _TOKEN_COUNTERS[value]
+    raise ConfigError(
+        f"token_counter must be a callable str -> int or one of {sorted(_TOKEN_COUNTERS)} (got {value!r})", key="token_counter"
+    )
+
+
+def count_tokens(final: FinalInput, counter: TokenCounter) -> int:
+    """Tokens of a final input: the string's, or the sum over the messages' contents."""
+    if isinstance(final, str):
+        return counter(final)
+    return sum(counter(message["content"]) if isinstance(message["content"], str) else 0 for message in final)
+
+
+class Model(ABC):
+    """Common part of model configs: ``abbr``, ``meta_template``, ``max_seq_len``, ``token_counter``."""
+
+    kind: ClassVar[str]
+
+    def __init__(
+        self,
+        abbr: str | None = None,
+        meta_template: Mapping[str, Any] | None = None,
+        max_seq_len: int | None = None,
+        token_counter: str | TokenCounter | None = None,
+        **runtime: Any,
+    ) -> None:
+        self.abbr = abbr if abbr is not None else type(self).__name__
+        self.meta_template = self._meta_template(meta_template)
+        self.max_seq_len = max_seq_len
+        self.token_counter = _token_counter(token_counter)
+        self.runtime = runtime
+        self._roles = make_roles(self.meta_template) if self.meta_template is not None else None
+
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        return MetaTemplate.from_config(cfg) if cfg is not None else None
+
+    @abstractmethod
+    def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:
+        """The final input for ``prompt``; ``mode`` is ``'gen'`` (cut at the model's turn) or ``'ppl'``."""
+
+    def count_tokens(self, final: FinalInput) -> int | None:
+        return None if self.token_counter is None else count_tokens(final, self.token_counter)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(abbr={self.abbr!r})"
+
+
+class CompletionModel(Model):
+    """Renders a completion string (OpenCompass ``LMTemplateParser`` semantics).
+
+    >>> m = CompletionModel(meta_template=dict(round=[
+    ...     dict(role='HUMAN', begin='<|User|>:', end='\\n'),
+    ...     dict(role='BOT', begin='<|Bot|>:', end='<eoa>\\n', generate=True)]))
+    >>> m.render(PromptList([{'section': 'round', 'pos': 'begin'}, dict(role='HUMAN', prompt='Q: 2+2?'),
+    ...                      dict(role='BOT', prompt='A: '), {'section': 'round', 'pos': 'end'}]))
+    '<|User|>:Q: 2+2?\\n<|Bot|>:'
+    """
+
+    kind = "completion"
+
+    def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
+        _check_mode(mode)
+        if self._roles is None:
+            return join_without_meta(prompt)
+        return render_completion(prompt, self._roles, mode)
+
+
+class ChatModel(Model):
+    """Renders OpenAI-style messages (OpenCompass ``APITemplateParser`` + OpenAI conversion).
+
+    Without a meta template, ``HUMAN`` → user, ``BOT`` → assistant (the
+    generated role) and ``SYSTEM`` → system.
+
+    >>> ChatModel().render(PromptList([{'section': 'round', 'pos': 'begin'}, dict(role='HUMAN', prompt='Hi'),
+    ...                                dict(role='BOT', prompt=''), {'section': 'round', 'pos': 'end'}]))
+    [{'role': 'user', 'content': 'Hi'}]
+    """
+
+    kind = "chat"
+    #: The meta template used when the config gives none (``None``: join the prompt into one user message).
+    default_meta_template: ClassVar[dict[str, Any] | None] = dict(
+        round=[dict(role="HUMAN", api_role="HUMAN"), dict(role="BOT", api_role="BOT", generate=True)],
+        reserved_roles=[dict(role="SYSTEM", api_role="SYSTEM")],
+    )
+    #: Whether api roles other than HUMAN/BOT/SYSTEM pass through unchanged (else they are an error).
+    passes_unknown_roles: ClassVar[bool] = False
+
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        if cfg is None:
+            cfg = self.default_meta_template
+        meta = MetaTemplate.from_config(cfg) if cfg is not None else None
+        if meta is None:
+            return None
+        for element in meta.round:
+            if isinstance(element, str):
+                raise MetaTemplateError(
+                    f"the chat model's meta template has the literal string {element!r} in round; chat models carry text "
+                    "only inside roles, so put it in a role's begin or end",
+                    key="round",
+                )
+        for role in meta.round_roles + meta.reserved:
+            if role.api_role is None:
+                raise MetaTemplateError(f"role {role.role!r} needs api_role ('HUMAN', 'BOT' or 'SYSTEM') in a chat model's meta template", key=role.role)
+            if role.api_role not in _OPENAI_ROLES and not self.passes_unknown_roles:
+                raise MetaTemplateError(
+                    f"role {role.role!r} has api_role {role.api_role!r}; a chat model maps only HUMAN, BOT and SYSTEM to message roles",
+                    key=role.role,
+                )
+        if meta.begin and not (isinstance(meta.begin, Mapping) and isinstance(meta.begin.get("role"), str)):
+            raise MetaTemplateError(
+                f"a chat model's meta_template begin must be a message dict such as dict(role='SYSTEM', prompt='...') (got {meta.begin!r})",
+                key="begin",
+            )
+        return meta
+
+    def render(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
+        _check_mode(mode)
+        if isinstance(prompt, str):
+            return [{"role": "user", "content": prompt}]
+        if self._roles is None:
+            return [{"role": "user", "content": join_without_meta(prompt)}]
+        messages = [
+            {"role": self._role_name(m.role), "content": m.content} for m in render_api_messages(prompt, self._roles, mode)
+        ]
+        begin = self._roles.meta.begin
+        if begin:
+            messages.insert(0, {"role": self._role_name(begin["role"]), "content": begin.get("prompt", "")})
+        return messages
+
+    def _role_name(self, api_role: str) -> str:
+        name = _OPENAI_ROLES.get(api_role)
+        if name is not None:
+            return name
+        if self.passes_unknown_roles:
+            return api_role
+        raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT or SYSTEM", key=api_role)
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in ("gen", "ppl"):
+        raise ConfigError(f"mode must be 'gen' or 'ppl' (got {mode!r})")
+
+
+# -- OpenCompass / AISBench aliases ------------------------------------------------
+
+
+class HuggingFaceCausalLM(CompletionModel):
+    """OpenCompass ``HuggingFaceCausalLM``: a completion model with the config's meta template."""
+
+
+class HuggingFace(CompletionModel):
+    """OpenCompass ``HuggingFace``: a completion model with the config's meta template."""
+
+
+class VLLM(CompletionModel):
+    """OpenCompass ``VLLM``: a completion model with the config's meta template."""
+
+
+class TurboMindModel(CompletionModel):
+    """OpenCompass ``TurboMindModel``: a completion model with the config's meta template."""
+
+
+class VLLMCustomAPI(CompletionModel):
+    """AISBench ``VLLMCustomAPI`` (the completions endpoint): a completion model."""
+
+
+class HuggingFaceBaseModel(CompletionModel):
+    """OpenCompass ``HuggingFaceBaseModel``: no meta template, prompt items joined with ``'\\n'``.
+
+    OpenCompass ignores a ``meta_template`` given to this class; so does promptkit, with a warning.
+    """
+
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        if cfg is not None:
+            logger.warning("model %r: HuggingFaceBaseModel ignores meta_template (as OpenCompass does); use CompletionModel to apply it", self.abbr)
+        return None
+
+
+class OpenAI(ChatModel):
+    """OpenCompass ``OpenAI``: without a meta template the whole prompt is joined into one user message."""
+
+    default_meta_template = None
+
+
+class OpenAISDK(OpenAI):
+    """OpenCompass ``OpenAISDK``: as ``OpenAI``."""
+
+
+class VLLMCustomAPIChat(ChatModel):
+    """AISBench ``VLLMCustomAPIChat``: default meta template with a reserved ``SYSTEM`` role; other api roles pass through."""
+
+    passes_unknown_roles = True
+
+
+MODEL_CLASSES: tuple[type[Model], ...] = (
+    ChatModel,
+    CompletionModel,
+    HuggingFace,
+    HuggingFaceBaseModel,
+    HuggingFaceCausalLM,
+    OpenAI,
+    OpenAISDK,
+    TurboMindModel,
+    VLLM,
+    VLLMCustomAPI,
+    VLLMCustomAPIChat,
+)

@@ -1,0 +1,125 @@
+"""A model's ``meta_template``, validated once: its round roles, reserved roles and wrappers.
+
+``meta_template = dict(begin=..., round=[...], reserved_roles=[...], end=...)``:
+
+* ``round`` — the roles of one turn, in order (``HUMAN`` then ``BOT``); each
+  has ``begin``/``end`` markers, an optional default ``prompt``, ``generate=True``
+  for the model's own turn, and (chat models) an ``api_role``.  Completion
+  models may also put literal strings in ``round``.
+* ``reserved_roles`` — roles outside the turn order, typically ``SYSTEM``.
+* ``begin``/``end`` — text around the whole prompt (completion models); a chat
+  model's ``begin`` may be a message dict placed first.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+from promptkit.errors import MetaTemplateError
+
+__all__ = ["MetaRole", "MetaTemplate"]
+
+_ROLE_KEYS = ("role", "begin", "end", "prompt", "generate", "api_role", "fallback_role")
+_META_KEYS = ("round", "reserved_roles", "begin", "end", "eos_token_id")
+
+
+def _unknown_key(key: str, known: Sequence[str], where: str) -> MetaTemplateError:
+    close = difflib.get_close_matches(str(key), known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return MetaTemplateError(f"unknown key {key!r} in {where}{hint}; it takes {list(known)}", key=str(key))
+
+
+@dataclass(frozen=True, slots=True)
+class MetaRole:
+    """How a model wraps one role: ``begin + prompt + end``."""
+
+    role: str
+    begin: str = ""
+    end: str = ""
+    prompt: str | None = None
+    generate: bool = False
+    api_role: str | None = None
+
+    @classmethod
+    def from_config(cls, spec: Any, where: str) -> MetaRole:
+        if not isinstance(spec, Mapping):
+            raise MetaTemplateError(f"{where} must be a role dict such as dict(role='HUMAN', begin='User: ', end='\\n') (got {spec!r})")
+        for key in spec:
+            if key not in _ROLE_KEYS:
+                raise _unknown_key(key, _ROLE_KEYS, where)
+        if not isinstance(spec.get("role"), str):
+            raise MetaTemplateError(f"{where} needs a 'role' name (got {dict(spec)!r})")
+        for key in ("begin", "end"):
+            value = spec.get(key, "")
+            if not isinstance(value, str):
+                raise MetaTemplateError(
+                    f"{where}: {key!r} of role {spec['role']!r} must be a str (got {value!r}); token ids are not supported, "
+                    "write the token text instead",
+                    key=key,
+                )
+        prompt = spec.get("prompt")
+        if prompt is not None and not isinstance(prompt, str):
+            raise MetaTemplateError(f"{where}: 'prompt' of role {spec['role']!r} must be a str (got {prompt!r})", key="prompt")
+        return cls(
+            role=spec["role"],
+            begin=spec.get("begin", "") or "",
+            end=spec.get("end", "") or "",
+            prompt=prompt,
+            generate=bool(spec.get("generate", False)),
+            api_role=spec.get("api_role"),
+        )
+
+
+RoundElement = Union[MetaRole, str]
+
+
+@dataclass(frozen=True)
+class MetaTemplate:
+    """A validated meta template (see the module docstring)."""
+
+    round: tuple[RoundElement, ...]
+    reserved: tuple[MetaRole, ...] = ()
+    begin: Any = ""
+    end: str = ""
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> MetaTemplate:
+        if not isinstance(cfg, Mapping):
+            raise MetaTemplateError(f"meta_template must be a dict with a 'round' list (got {type(cfg).__name__})", key="meta_template")
+        for key in cfg:
+            if key not in _META_KEYS:
+                raise _unknown_key(key, _META_KEYS, "meta_template")
+        if "round" not in cfg:
+            raise MetaTemplateError(
+                "meta_template needs 'round', the roles of one turn, e.g. round=[dict(role='HUMAN', begin='User: ', end='\\n'), "
+                "dict(role='BOT', begin='Assistant: ', generate=True)]",
+                key="round",
+            )
+        if not isinstance(cfg["round"], (list, tuple)):
+            raise MetaTemplateError(f"meta_template round must be a list (got {type(cfg['round']).__name__})", key="round")
+        round_: list[RoundElement] = []
+        for i, element in enumerate(cfg["round"]):
+            round_.append(element if isinstance(element, str) else MetaRole.from_config(element, f"meta_template round[{i}]"))
+        reserved = tuple(
+            MetaRole.from_config(spec, f"meta_template reserved_roles[{i}]") for i, spec in enumerate(cfg.get("reserved_roles") or ())
+        )
+        names = [r.role for r in round_ if isinstance(r, MetaRole)] + [r.role for r in reserved]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise MetaTemplateError(f"role(s) {duplicates} appear more than once in meta_template round + reserved_roles; each role once")
+        begin = cfg.get("begin", "") or ""
+        end = cfg.get("end", "") or ""
+        if not isinstance(end, str):
+            raise MetaTemplateError(f"meta_template end must be a str (got {end!r})", key="end")
+        return cls(tuple(round_), reserved, begin, end)
+
+    @property
+    def round_roles(self) -> tuple[MetaRole, ...]:
+        return tuple(r for r in self.round if isinstance(r, MetaRole))
+
+    @property
+    def role_names(self) -> tuple[str, ...]:
+        return tuple(r.role for r in self.round_roles) + tuple(r.role for r in self.reserved)

@@ -1,0 +1,239 @@
+"""The pipeline: rows → shots → template → PromptList → meta template → final input.
+
+:class:`Renderer` is the engine behind both the CLI and runners: build it
+once per dataset × model (templates are compiled, rows loaded and shots
+picked once), then iterate prompts lazily or render one row on demand.
+
+>>> from promptkit import load_datasets, load_models, Renderer       # doctest: +SKIP
+>>> renderer = Renderer(load_datasets('configs/datasets/mmlu_demo/mmlu_demo_gen.py')[0],
+...                     load_models('configs/models/llama3_8b_instruct.py')[0])
+>>> for p in renderer:                                              # doctest: +SKIP
+...     send(p.prompt)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Union
+
+from promptkit.config.loader import DatasetSpec
+from promptkit.data.reader import apply_range
+from promptkit.errors import ConfigError, PromptkitError, TemplateError
+from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter, count_tokens
+from promptkit.promptlist import PromptList
+from promptkit.shots import ShotRenderer
+from promptkit.templates import PromptTemplate
+from promptkit.templates.prompt_template import Ice
+
+__all__ = ["RenderedPrompt", "Renderer"]
+
+logger = logging.getLogger(__name__)
+
+Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class RenderedPrompt:
+    """One final prompt: what a model receives for test row ``index`` (and ``label`` in ppl mode)."""
+
+    dataset: str
+    model: str | None
+    index: int
+    mode: str
+    prompt: FinalInput
+    ice_idx: list[int]
+    label: Hashable | None = None
+    #: The template's output before the meta template: a ``str`` or a :class:`PromptList`.
+    intermediate: Union[str, PromptList] = field(default="", compare=False, repr=False)
+
+    def to_record(self) -> dict[str, Any]:
+        """The JSON object ``promptkit render`` writes."""
+        record: dict[str, Any] = {
+            "dataset": self.dataset,
+            "model": self.model,
+            "index": self.index,
+            "mode": self.mode,
+            "prompt": self.prompt,
+            "ice_idx": self.ice_idx,
+        }
+        if self.mode == "ppl":
+            record["label"] = self.label
+        return record
+
+
+class Renderer:
+    """Renders the prompts of one dataset for one model (see the module docstring).
+
+    ``model=None`` is a completion model with no meta template.
+    ``token_counter`` (``str -> int``) enforces ``max_seq_len`` by dropping
+    shots from the end; it defaults to the model config's ``token_counter``.
+    """
+
+    def __init__(self, dataset: DatasetSpec, model: Model | None = None, token_counter: TokenCounter | None = None) -> None:
+        self.dataset = dataset
+        self.model = model
+        self._final_model = model if model is not None else CompletionModel(abbr=None)
+        self.inferencer = dataset.inferencer
+        self.output_column = dataset.reader.output_column
+        self.template: PromptTemplate = dataset.prompt_template or dataset.ice_template  # type: ignore[assignment]
+        self.max_seq_len = (model.max_seq_len if model is not None and model.max_seq_len is not None else None) or self.inferencer.max_seq_len
+        self.token_counter = token_counter or (model.token_counter if model is not None else None)
+        if self.max_seq_len and self.token_counter is None:
+            logger.warning(
+                "dataset %r: max_seq_len=%d is not enforced because no token_counter is set (set token_counter in the model config)",
+                dataset.abbr,
+                self.max_seq_len,
+            )
+        self.mode = self.inferencer.mode
+
+    # -- data, retrieved once ---------------------------------------------------
+    @cached_property
+    def _splits(self) -> tuple[list[Row], list[Row]]:
+        with self._context():
+            base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
+            splits = self.dataset.loader.load(base_dir)
+            reader = self.dataset.reader
+            pool = apply_range(splits.get(reader.train_split), reader.train_range)
+            test = apply_range(splits.get(reader.test_split), reader.test_range)
+            reader.check_columns(test, reader.test_split)
+            if pool is not test:
+                reader.check_columns(pool, reader.train_split)
+            return pool, test
+
+    @property
+    def pool(self) -> list[Row]:
+        """The rows shots are picked from (the train split)."""
+        return self._splits[0]
+
+    @property
+    def test_rows(self) -> list[Row]:
+        return self._splits[1]
+
+    def __len__(self) -> int:
+        return len(self.test_rows)
+
+    @cached_property
+    def ice_indices(self) -> list[list[int]]:
+        """The shots picked for each test row."""
+        with self._context():
+            return self.dataset.retriever.retrieve(self.pool, self.test_rows, self.dataset.reader)
+
+    @cached_property
+    def _shots(self) -> ShotRenderer | None:
+        if self.dataset.ice_template is None:
+            return None
+        retriever = self.dataset.retriever
+        return ShotRenderer(self.dataset.ice_template, self.pool, self.output_column, retriever.ice_separator, retriever.ice_eos_token)
+
+    @cached_property
+    def labels(self) -> list[Hashable]:
+        """The candidate labels of ppl mode, in order."""
+        if isinstance(self.inferencer, PPLInferencer) and self.inferencer.labels is not None:
+            return list(self.inferencer.labels)
+        if self.template.labels is not None:
+            return list(self.template.labels)
+        if self.output_column is None:
+            raise ConfigError("PPLInferencer needs candidate labels: use a label-keyed template, labels=[...], or an output_column")
+        # OpenCompass takes set() order here, which changes between runs; first appearance is stable.
+        return list(dict.fromkeys(row[self.output_column] for row in self.test_rows))
+
+    # -- rendering ----------------------------------------------------------------
+    def __iter__(self) -> Iterator[RenderedPrompt]:
+        for index in range(len(self)):
+            yield from self.render(index)
+
+    def render(self, index: int) -> list[RenderedPrompt]:
+        """The prompts of test row ``index``: one in gen mode, one per label in ppl mode."""
+        rows = self.test_rows
+        if not 0 <= index < len(rows):
+            raise ConfigError(
+                f"index {index} is out of range: the test split has {len(rows)} rows (0 to {len(rows) - 1})",
+                dataset=self.dataset.abbr,
+                key="index",
+            )
+        return self._render(rows[index], index, self.ice_indices[index])
+
+    def render_row(self, row: Row) -> list[RenderedPrompt]:
+        """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
+        with self._context():
+            self.dataset.reader.check_columns([row], "given row")
+            ice_idx = self.dataset.retriever.retrieve(self.pool, [row], self.dataset.reader)[0]
+        return self._render(row, -1, ice_idx)
+
+    def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+        ice_idx = list(ice_idx)
+        labels: Sequence[Hashable | None] = self.labels if self.mode == "ppl" else (None,)
+        out = []
+        for label in labels:
+            with self._context(row=index if index >= 0 else None, label=label):
+                intermediate, final, ice_idx = self._fit(row, ice_idx, label)
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, self.mode, final, list(ice_idx), label, intermediate))
+        return out
+
+    @property
+    def _model_abbr(self) -> str | None:
+        return self.model.abbr if self.model is not None else None
+
+    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput, list[int]]:
+        """Render; while over ``max_seq_len``, drop the last shot and render again."""
+        intermediate, final = self._render_once(row, ice_idx, label)
+        if self.max_seq_len and self.token_counter is not None:
+            while ice_idx and count_tokens(final, self.token_counter) > self.max_seq_len:
+                ice_idx = ice_idx[:-1]
+                intermediate, final = self._render_once(row, ice_idx, label)
+        return intermediate, final, ice_idx
+
+    def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput]:
+        ice = self._ice(ice_idx)
+        if self.mode == "gen":
+            assert isinstance(self.inferencer, GenInferencer)
+            prompt = self.template.render(row, ice, masked=self.output_column, mask_value=self.inferencer.gen_field_replace_token)
+        else:
+            prompt = self.template.render(row, ice, label=label, masked=self.output_column)
+        return prompt, self._final_model.render(prompt, self.mode)
+
+    def _ice(self, ice_idx: list[int]) -> Ice:
+        if self._shots is None:
+            if ice_idx:
+                raise ConfigError(
+                    f"the retriever picked shots {ice_idx} but infer_cfg has no ice_template to render them; add an ice_template "
+                    "or use ZeroRetriever",
+                    key="infer_cfg.ice_template",
+                )
+            return self.dataset.retriever.ice_eos_token
+        if ice_idx and not self.template.has_ice_slot:
+            raise TemplateError(
+                f"the retriever picked shots {ice_idx} but the template has no ice_token {self.template.ice_token!r} to put them at; "
+                "add the token (e.g. begin='</E>') or use ZeroRetriever",
+                key="ice_token",
+            )
+        return self._shots.render(ice_idx)
+
+    def _context(self, **context: Any) -> _ErrorContext:
+        return _ErrorContext(
+            config=str(self.dataset.config_path) if self.dataset.config_path else None,
+            dataset=self.dataset.abbr,
+            model=self._model_abbr,
+            **context,
+        )
+
+
+class _ErrorContext:
+    """Adds where we are to any promptkit error raised inside the ``with`` block."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, **context: Any) -> None:
+        self.context = context
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool:
+        if isinstance(exc, PromptkitError):
+            exc.add_context(**self.context)
+        return False

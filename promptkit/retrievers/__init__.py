@@ -1,0 +1,7 @@
+"""Stage 1: for each test row, the indices of the pool rows to use as shots."""
+
+from promptkit.retrievers.base import Retriever
+from promptkit.retrievers.fixk import FixKRetriever
+from promptkit.retrievers.zero import ZeroRetriever
+
+__all__ = ["FixKRetriever", "Retriever", "ZeroRetriever"]

@@ -1,0 +1,35 @@
+"""The retriever interface.
+
+A retriever picks, for each query row, the indices of rows of the pool (the
+train split) to show as shots, in prompt order.  It also carries how the
+rendered shots are joined (``ice_separator``, ``ice_eos_token``) and how many
+to pick (``ice_num``), as OpenCompass's retrievers do.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from promptkit.data.reader import ReaderConfig
+
+__all__ = ["Retriever"]
+
+
+class Retriever(ABC):
+    """Base class: subclasses implement :meth:`retrieve`."""
+
+    def __init__(self, ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
+        self.ice_separator = ice_separator
+        self.ice_eos_token = ice_eos_token
+        self.ice_num = ice_num
+
+    @abstractmethod
+    def retrieve(
+        self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
+    ) -> list[list[int]]:
+        """One list of pool indices per query row, in the order the shots appear in the prompt."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(ice_separator={self.ice_separator!r}, ice_eos_token={self.ice_eos_token!r}, ice_num={self.ice_num})"

@@ -1,0 +1,5 @@
+"""Stage 2: a row (plus its rendered shots) becomes a prompt: ``str`` or :class:`~promptkit.PromptList`."""
+
+from promptkit.templates.prompt_template import PromptTemplate
+
+__all__ = ["PromptTemplate"]

@@ -1,0 +1,286 @@
+"""``PromptTemplate``: the three template shapes of OpenCompass configs.
+
+* a plain string — ``'Q: {question}\\nA: {answer}'`` renders to a ``str``;
+* a chat dict — ``dict(begin=[...], round=[...], end=[...])`` with role items
+  (``dict(role='HUMAN', prompt='{question}')``) renders to a PromptList;
+* a label dict — ``{'A': '...Answer: A', 'B': ...}`` for likelihood scoring:
+  one string or chat template per candidate label.
+
+The template is parsed once, at construction: placeholders are found and the
+``ice_token`` (where the shots go) and ``sep_token`` are located, so rendering
+a row is a single pass over prepared pieces.
+
+>>> t = PromptTemplate('Solve the following questions.\\n</E>{question}\\n{answer}', ice_token='</E>')
+>>> t.render({'question': '1+1=?', 'answer': '2'}, ice='2+2=?\\n4\\n3+3=?\\n6\\n', masked='answer')
+'Solve the following questions.\\n2+2=?\\n4\\n3+3=?\\n6\\n1+1=?\\n'
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Union
+
+from promptkit._placeholders import CompiledText, compile_text
+from promptkit.errors import TemplateError
+from promptkit.promptlist import Item, Marker, PromptList, RoleItem
+
+__all__ = ["PromptTemplate"]
+
+Ice = Union[str, PromptList]
+Prompt = Union[str, PromptList]
+
+_CHAT_KEYS = ("begin", "round", "end")
+_ROLE_KEYS = ("role", "prompt", "fallback_role", "begin", "end")
+_MARKERS = {(s, p): Marker(s, p) for s in ("begin", "round", "end", "ice") for p in ("begin", "end")}
+
+
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Text:
+    """A piece of template text, cut at each ice token, each cut compiled."""
+
+    __slots__ = ("pieces", "whole")
+
+    def __init__(self, source: str, ice_token: str | None, sep_token: str | None) -> None:
+        if sep_token:
+            source = source.replace(sep_token, "")
+        self.pieces: tuple[CompiledText, ...] = tuple(
+            compile_text(piece) for piece in (source.split(ice_token) if ice_token else (source,))
+        )
+        # Shots render with the ice token removed, as one piece.
+        self.whole = self.pieces[0] if len(self.pieces) == 1 else compile_text("".join(p.source for p in self.pieces))
+
+    @property
+    def has_ice(self) -> bool:
+        return len(self.pieces) > 1
+
+    def render(self, values: Mapping[str, Any], ice: str) -> str:
+        if len(self.pieces) == 1:
+            return self.pieces[0].render(values)
+        return ice.join(piece.render(values) for piece in self.pieces)
+
+
+class _Role:
+    __slots__ = ("role", "prompt", "fallback_role", "begin", "end")
+
+    def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
+        unknown = [key for key in spec if key not in _ROLE_KEYS]
+        if unknown:
+            hint = " (multimodal parts need MMPromptTemplate)" if "prompt_mm" in unknown else _did_you_mean(unknown[0], _ROLE_KEYS)
+            raise TemplateError(f"{where}: unknown key {unknown[0]!r} in a role item{hint}; a role item takes {list(_ROLE_KEYS)}")
+        if "role" not in spec:
+            raise TemplateError(f"{where}: a role item needs 'role' (e.g. dict(role='HUMAN', prompt='{{question}}')), got {dict(spec)!r}")
+        for key in _ROLE_KEYS:
+            if spec.get(key) is not None and not isinstance(spec[key], str):
+                raise TemplateError(f"{where}: {key!r} must be a str (got {spec[key]!r} that is a {type(spec[key]).__name__})")
+        self.role: str = spec["role"]
+        prompt = spec.get("prompt")
+        self.prompt = None if prompt is None else _Text(prompt, ice_token, sep_token)
+        self.fallback_role: str | None = spec.get("fallback_role")
+        self.begin: str | None = spec.get("begin")
+        self.end: str | None = spec.get("end")
+
+    def render(self, values: Mapping[str, Any], ice: str, use_whole: bool = False) -> RoleItem:
+        if self.prompt is None:
+            text = None
+        elif use_whole:
+            text = self.prompt.whole.render(values)
+        else:
+            text = self.prompt.render(values, ice)
+        return RoleItem(self.role, text, self.fallback_role, self.begin, self.end)
+
+
+class _StringBody:
+    """A plain string template."""
+
+    kind = "string"
+
+    def __init__(self, source: str, ice_token: str | None, sep_token: str | None) -> None:
+        self.text = _Text(source, ice_token, sep_token)
+        self.has_ice_slot = self.text.has_ice
+
+    def render_shot(self, values: Mapping[str, Any]) -> str:
+        return self.text.whole.render(values)
+
+    def render(self, values: Mapping[str, Any], ice: Ice) -> str:
+        if isinstance(ice, PromptList):
+            raise TemplateError(
+                "the shots were rendered by a chat ice_template (a PromptList) but this prompt_template is a plain "
+                "string, which cannot hold roles; make both templates strings or both chat dicts"
+            )
+        return self.text.render(values, ice)
+
+
+class _ChatBody:
+    """A chat template: ``begin``/``round``/``end`` sections of role items and strings."""
+
+    kind = "chat"
+
+    def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
+        if "round" not in spec:
+            raise TemplateError(
+                f"{where}: a chat template needs a 'round' list of role items, e.g. "
+                "round=[dict(role='HUMAN', prompt='{question}'), dict(role='BOT', prompt='{answer}')]"
+            )
+        if not isinstance(spec["round"], (list, tuple)):
+            raise TemplateError(f"{where}: 'round' must be a list of role items (got {type(spec['round']).__name__})")
+        self.sections: list[tuple[str, tuple[_Text | _Role, ...]]] = []
+        for name in _CHAT_KEYS:
+            if name not in spec:
+                continue
+            raw = spec[name]
+            items = raw if isinstance(raw, (list, tuple)) else [raw]
+            compiled: list[_Text | _Role] = []
+            for i, item in enumerate(items):
+                item_where = f"{where}: {name}[{i}]"
+                if isinstance(item, str):
+                    compiled.append(_Text(item, ice_token, sep_token))
+                elif isinstance(item, Mapping):
+                    compiled.append(_Role(item, ice_token, sep_token, item_where))
+                else:
+                    raise TemplateError(f"{item_where}: an item must be a str or a role dict (got {type(item).__name__})")
+            self.sections.append((name, tuple(compiled)))
+        self.round = dict(self.sections)["round"]
+        self.has_ice_slot = any(
+            (isinstance(it, _Text) and it.has_ice) or (isinstance(it, _Role) and it.prompt is not None and it.prompt.has_ice)
+            for _, items in self.sections
+            for it in items
+        )
+
+    def render_shot(self, values: Mapping[str, Any]) -> PromptList:
+        """Only the round, wrapped in ``ice`` markers; the ice token is removed."""
+        out: list[Item] = [_MARKERS["ice", "begin"]]
+        for item in self.round:
+            if isinstance(item, _Role):
+                out.append(item.render(values, "", use_whole=True))
+            else:
+                out.append(item.whole.render(values))
+        out.append(_MARKERS["ice", "end"])
+        return PromptList._of(tuple(out))
+
+    def render(self, values: Mapping[str, Any], ice: Ice) -> PromptList:
+        out: list[Item] = []
+        ice_items = ice.items if isinstance(ice, PromptList) else None
+        for name, items in self.sections:
+            out.append(_MARKERS[name, "begin"])
+            for item in items:
+                if isinstance(item, _Role):
+                    if ice_items is not None and item.prompt is not None and item.prompt.has_ice:
+                        raise TemplateError(
+                            f"the ice token sits inside the prompt of the {name} section's {item.role} item, but the "
+                            "shots are a PromptList (chat ice_template), which cannot go inside one prompt; put the "
+                            "token in its own item, e.g. begin=['</E>'], or make ice_template a string"
+                        )
+                    out.append(item.render(values, ice if isinstance(ice, str) else ""))
+                elif ice_items is None:
+                    out.append(item.render(values, ice))  # type: ignore[arg-type]
+                else:
+                    for i, piece in enumerate(item.pieces):
+                        if i:
+                            out.extend(ice_items)
+                        if piece.source:
+                            out.append(piece.render(values))
+            out.append(_MARKERS[name, "end"])
+        return PromptList._of(tuple(out))
+
+
+Body = Union[_StringBody, _ChatBody]
+
+
+class PromptTemplate:
+    """A prompt template in one of three shapes (see the module docstring).
+
+    ``ice_token`` marks where the rendered shots go; ``sep_token`` marks the
+    context/answer boundary of likelihood templates and is removed from what
+    is rendered.
+    """
+
+    def __init__(self, template: str | Mapping[Hashable, Any], ice_token: str | None = None, sep_token: str | None = None) -> None:
+        for name, value in (("ice_token", ice_token), ("sep_token", sep_token)):
+            if value is not None and not isinstance(value, str):
+                raise TemplateError(f"{name} must be a str or None (got {value!r} that is a {type(value).__name__})")
+        self.template = template
+        self.ice_token = ice_token or None
+        self.sep_token = sep_token or None
+        self.labels: dict[Hashable, Body] | None = None
+        if isinstance(template, str):
+            self.kind = "string"
+            self.body: Body = self._compile(template, "template")
+        elif isinstance(template, Mapping):
+            if all(key in _CHAT_KEYS for key in template):
+                self.kind = "chat"
+                self.body = self._compile(template, "template")
+            else:
+                self.kind = "labels"
+                self.labels = {}
+                for label, value in template.items():
+                    if isinstance(value, Mapping) and not all(key in _CHAT_KEYS for key in value):
+                        raise TemplateError(f"template[{label!r}]: a label's chat template takes only begin/round/end (got keys {list(value)})")
+                    if not isinstance(value, (str, Mapping)):
+                        hint = ""
+                        if isinstance(label, str) and label not in _CHAT_KEYS:
+                            guess = _did_you_mean(label, _CHAT_KEYS)
+                            if guess:
+                                hint = f"; if this is meant as a chat template, its keys are begin/round/end{guess}"
+                        raise TemplateError(
+                            f"template[{label!r}] is a {type(value).__name__}: in a label-keyed template each label maps "
+                            f"to a string or a chat dict{hint}"
+                        )
+                    self.labels[label] = self._compile(value, f"template[{label!r}]")
+                if not self.labels:
+                    raise TemplateError("template is an empty dict: give a string, a chat dict with 'round', or a label dict")
+                self.body = next(iter(self.labels.values()))
+        else:
+            raise TemplateError(f"template must be a str or a dict (got {template!r} that is a {type(template).__name__})")
+        bodies = self.labels.values() if self.labels is not None else (self.body,)
+        self.has_ice_slot = all(body.has_ice_slot for body in bodies)
+
+    def _compile(self, value: Any, where: str) -> Body:
+        if isinstance(value, str):
+            if self.ice_token and self.ice_token not in value:
+                raise TemplateError(f"{where}: ice_token {self.ice_token!r} does not occur in {value!r}; put it where the shots go")
+            return _StringBody(value, self.ice_token, self.sep_token)
+        return _ChatBody(value, self.ice_token, self.sep_token, where)
+
+    # -- rendering ----------------------------------------------------------
+    def body_for(self, label: Hashable | None) -> Body:
+        """The template for ``label`` (label-keyed templates) or the only one; gen uses the first label's."""
+        if self.labels is None or label is None:
+            return self.body
+        try:
+            return self.labels[label]
+        except KeyError:
+            raise TemplateError(
+                f"label {label!r} is not a key of the label-keyed template (labels: {', '.join(map(repr, self.labels))})",
+                label=label,
+            ) from None
+
+    def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> Prompt:
+        """Render one in-context example: answer shown, ice token removed, chat ``begin``/``end`` dropped."""
+        return self.body_for(label).render_shot(row)
+
+    def render(
+        self,
+        row: Mapping[str, Any],
+        ice: Ice = "",
+        *,
+        label: Hashable | None = None,
+        masked: str | None = None,
+        mask_value: str = "",
+    ) -> Prompt:
+        """Render the item under test with ``ice`` spliced at the ice token.
+
+        ``masked`` names the answer column: its value renders as ``mask_value``.
+        """
+        values = row
+        if masked is not None:
+            values = dict(row)
+            values[masked] = mask_value
+        return self.body_for(label).render(values, ice)
+
+    def __repr__(self) -> str:
+        return f"PromptTemplate(template={self.template!r}, ice_token={self.ice_token!r}, sep_token={self.sep_token!r})"

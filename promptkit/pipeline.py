@@ -4,11 +4,12 @@
 once per dataset × model (templates are compiled, rows loaded and shots
 picked once), then iterate prompts lazily or render one row on demand.
 
->>> from promptkit import load_datasets, load_models, Renderer       # doctest: +SKIP
->>> renderer = Renderer(load_datasets('configs/datasets/mmlu_demo/mmlu_demo_gen.py')[0],
-...                     load_models('configs/models/llama3_8b_instruct.py')[0])
->>> for p in renderer:                                              # doctest: +SKIP
-...     send(p.prompt)
+Usage (docs/api.md has a runnable runner loop)::
+
+    renderer = Renderer(load_datasets("configs/datasets/mmlu_demo/mmlu_demo_gen.py")[0],
+                        load_models("configs/models/llama3_8b_instruct.py")[0])
+    for p in renderer:
+        send(p.prompt)
 """
 
 from __future__ import annotations

@@ -69,12 +69,13 @@ class _Roles:
             spec = self.by_name.get(item.fallback_role)
         if spec is None:
             known = ", ".join(self.by_name)
-            fallback = (
-                f" nor its fallback_role {item.fallback_role!r}" if item.fallback_role else "; add fallback_role='HUMAN' to the item"
-            )
+            if item.fallback_role is None:
+                problem = "and the item has no fallback_role"
+            else:
+                problem = f"and neither is its fallback_role {item.fallback_role!r}"
             raise MetaTemplateError(
-                f"role {item.role!r} is not in the model's meta template{fallback} (its roles: {known}); "
-                "or add the role to the meta template",
+                f"role {item.role!r} is not in the model's meta template (its roles: {known}) {problem}; "
+                "give the item a fallback_role that is (e.g. fallback_role='HUMAN') or add the role to the meta template",
                 key=item.role,
             )
         return spec

@@ -1,0 +1,48 @@
+"""Shared test helpers: build a Renderer from inline rows and config dicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Config files are data for the tests, not test modules.
+collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "fixtures/*"]
+
+from promptkit import Renderer, build_dataset, build_model
+
+
+@pytest.fixture
+def make_renderer(tmp_path: Path):
+    """``make_renderer(rows, infer_cfg, reader_cfg=..., model=..., train_rows=...)`` → Renderer over JSONL files in tmp_path."""
+
+    def make(
+        rows: list[dict[str, Any]],
+        infer_cfg: dict[str, Any],
+        reader_cfg: dict[str, Any] | None = None,
+        model: dict[str, Any] | None = None,
+        train_rows: list[dict[str, Any]] | None = None,
+        abbr: str = "demo",
+    ) -> Renderer:
+        def write(name: str, data: list[dict[str, Any]]) -> str:
+            path = tmp_path / name
+            path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data), encoding="utf-8")
+            return str(path)
+
+        path: Any = write("test.jsonl", rows)
+        if train_rows is not None:
+            path = dict(train=write("train.jsonl", train_rows), test=path)
+        dataset = build_dataset(
+            dict(
+                abbr=abbr,
+                type="JsonlDataset",
+                path=path,
+                reader_cfg=reader_cfg or dict(input_columns=["question"], output_column="answer"),
+                infer_cfg=infer_cfg,
+            )
+        )
+        return Renderer(dataset, build_model(model) if model is not None else None)
+
+    return make

@@ -55,6 +55,7 @@ __all__ = [
     "ReaderConfig",
     "RenderedPrompt",
     "Renderer",
+    "Retriever",
     "RetrieverError",
     "RoleItem",
     "TemplateError",

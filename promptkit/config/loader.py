@@ -93,11 +93,12 @@ def load_models(path: str | Path) -> list[Model]:
 
 def _instantiate(cfg: Any, kind: str, key: str) -> Any:
     """``dict(type=X, **kwargs)`` → ``X(**kwargs)``, with config-worthy errors."""
+    where = f"{key}." if key else ""
     if not isinstance(cfg, Mapping):
-        raise ConfigError(f"{key} must be a dict with a 'type' (got {cfg!r})", key=key)
+        raise ConfigError(f"{key or kind} must be a dict with a 'type' (got {cfg!r})", key=key or None)
     if "type" not in cfg:
-        raise ConfigError(f"{key} needs a 'type' (e.g. type='{_example(kind)}')", key=key)
-    cls = resolve_type(cfg["type"], kind, f"{key}.type")
+        raise ConfigError(f"{key or kind} needs a 'type' (e.g. type='{_example(kind)}')", key=f"{where}type")
+    cls = resolve_type(cfg["type"], kind, f"{where}type")
     kwargs = {k: v for k, v in cfg.items() if k != "type"}
     params = inspect.signature(cls).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
@@ -106,18 +107,18 @@ def _instantiate(cfg: Any, kind: str, key: str) -> Any:
             if name not in params:
                 close = difflib.get_close_matches(name, list(params), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise ConfigError(f"{cls.__name__} has no parameter {name!r}{hint}; it takes {list(params)}", key=f"{key}.{name}")
+                raise ConfigError(f"{cls.__name__} has no parameter {name!r}{hint}; it takes {list(params)}", key=f"{where}{name}")
     missing = [
         name
         for name, p in params.items()
         if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and name not in kwargs
     ]
     if missing:
-        raise ConfigError(f"{cls.__name__} needs {missing[0]!r}", key=f"{key}.{missing[0]}")
+        raise ConfigError(f"{cls.__name__} needs {missing[0]!r}", key=f"{where}{missing[0]}")
     try:
         return cls(**kwargs)
     except PromptkitError as error:
-        raise error.add_context(key=key) from None
+        raise error.add_context(key=key or None) from None
 
 
 def _example(kind: str) -> str:
@@ -128,7 +129,7 @@ def _example(kind: str) -> str:
 
 def build_model(cfg: Mapping[str, Any]) -> Model:
     """One ``models`` entry → a :class:`~promptkit.Model`."""
-    model = _instantiate(cfg, "model", "type" if "type" not in cfg else "model")
+    model = _instantiate(cfg, "model", "")
     assert isinstance(model, Model)
     return model
 
@@ -152,7 +153,7 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
     loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
-    loader = _instantiate(loader_cfg, "dataset", "type")
+    loader = _instantiate(loader_cfg, "dataset", "")
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")

@@ -95,7 +95,7 @@ def _read_jsonl(path: Path) -> list[Row]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(line.rstrip("\r\n"))
             except json.JSONDecodeError as error:
                 bad.append(f"line {number}: {error.msg} at column {error.colno}")
                 continue

@@ -1,0 +1,122 @@
+"""The CLI: `render`'s JSON Lines contract, `preview`'s content, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from promptkit import Renderer, load_datasets, load_models
+from promptkit.cli.main import main, parse_indices
+
+DATASET = """
+from promptkit import PromptTemplate, FixKRetriever, GenInferencer, PPLInferencer, JsonlDataset
+_chat = dict(round=[dict(role='HUMAN', prompt='Q: {question}'), dict(role='BOT', prompt='A: {answer}')])
+datasets = [
+    dict(abbr='qa_gen', type=JsonlDataset, path='rows.jsonl',
+         reader_cfg=dict(input_columns=['question'], output_column='answer'),
+         infer_cfg=dict(ice_template=dict(type=PromptTemplate, template=_chat),
+                        prompt_template=dict(type=PromptTemplate, template=dict(begin='</E>', round=_chat['round']), ice_token='</E>'),
+                        retriever=dict(type=FixKRetriever, fix_id_list=[0]), inferencer=dict(type=GenInferencer))),
+    dict(abbr='qa_ppl', type=JsonlDataset, path='rows.jsonl',
+         reader_cfg=dict(input_columns=['question'], output_column='answer'),
+         infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template={'yes': 'Q: {question} yes', 'no': 'Q: {question} no'}),
+                        retriever=dict(type='ZeroRetriever'), inferencer=dict(type=PPLInferencer))),
+]
+"""
+MODELS = """
+models = [dict(abbr='tiny-chat', type='CompletionModel', meta_template=dict(round=[
+    dict(role='HUMAN', begin='<u>', end='</u>'), dict(role='BOT', begin='<b>', end='</b>', generate=True)])),
+          dict(abbr='api', type='ChatModel')]
+"""
+
+
+@pytest.fixture
+def configs(tmp_path: Path) -> tuple[Path, Path]:
+    (tmp_path / "rows.jsonl").write_text('{"question": "1+1", "answer": "2"}\n{"question": "2+2", "answer": "4"}\n{"question": "3+3", "answer": "6"}\n')
+    dataset = tmp_path / "ds.py"
+    dataset.write_text(DATASET)
+    model = tmp_path / "models.py"
+    model.write_text(MODELS)
+    return dataset, model
+
+
+def records(capsys) -> list[dict]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_render_writes_the_documented_records(configs, capsys):
+    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx (+ label in ppl)."""
+    dataset, model = configs
+    assert main(["render", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--indices", "1-2"]) == 0
+    out = records(capsys)
+    assert out[0] == {
+        "dataset": "qa_gen", "model": "tiny-chat", "index": 1, "mode": "gen",
+        "prompt": "<u>Q: 1+1</u><b>A: 2</b><u>Q: 2+2</u><b>", "ice_idx": [0],
+    }
+    assert [r["index"] for r in out] == [1, 2, 1, 2] and [r["model"] for r in out] == ["tiny-chat"] * 2 + ["api"] * 2
+    assert out[2]["prompt"] == [
+        {"role": "user", "content": "Q: 1+1"}, {"role": "assistant", "content": "A: 2"}, {"role": "user", "content": "Q: 2+2"}
+    ]
+
+
+def test_render_ppl_is_index_major_with_labels(configs, capsys):
+    """ppl records: for each row, each label in template order, with "label"."""
+    dataset, _ = configs
+    assert main(["render", str(dataset), "--dataset", "qa_ppl", "--indices", ":2"]) == 0
+    out = records(capsys)
+    assert [(r["index"], r["label"], r["prompt"]) for r in out] == [(0, "yes", "Q: 1+1 yes"), (0, "no", "Q: 1+1 no"), (1, "yes", "Q: 2+2 yes"), (1, "no", "Q: 2+2 no")]
+    assert all(r["model"] is None and r["mode"] == "ppl" and r["ice_idx"] == [] for r in out)
+
+
+def test_render_equals_the_python_api(configs, capsys, tmp_path):
+    """`render --out` writes exactly what the Python API yields."""
+    dataset, model = configs
+    out_file = tmp_path / "out.jsonl"
+    assert main(["render", str(dataset), "--model", str(model), "--out", str(out_file)]) == 0
+    from_cli = [json.loads(line) for line in out_file.read_text().splitlines()]
+    from_api = [p.to_record() for m in load_models(model) for d in load_datasets(dataset) for p in Renderer(d, m)]
+    assert from_cli == from_api and len(from_cli) == 2 * (3 + 6)
+
+
+def test_preview_shows_shots_promptlist_and_final_input(configs, capsys):
+    """preview names the row and shots, shows roles and sections, and the final input."""
+    dataset, model = configs
+    assert main(["preview", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--index", "2", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "qa_gen · row 2 · gen · tiny-chat" in out and "shots: rows [0] of split 'train'" in out
+    assert "<ice>" in out and "HUMAN: «Q: 3+3»" in out and "<u>Q: 1+1</u><b>A: 2</b><u>Q: 3+3</u><b>" in out
+    assert "3 chat messages" in out
+
+
+def test_errors_are_one_line_without_traceback(configs, capsys):
+    """An error exits 1 with one message on stderr."""
+    dataset, _ = configs
+    assert main(["preview", str(dataset), "--index", "9"]) == 1
+    err = capsys.readouterr().err
+    assert err == "promptkit: error: dataset 'qa_gen': --index 9 is out of range: the test split has 3 rows (0 to 2)\n"
+
+
+def test_unknown_dataset_abbr(configs, capsys):
+    """--dataset with an unknown abbr lists the config's datasets."""
+    dataset, _ = configs
+    assert main(["render", str(dataset), "--dataset", "nope"]) == 1
+    assert "no dataset with abbr 'nope'; the config has 'qa_gen', 'qa_ppl'" in capsys.readouterr().err
+
+
+def test_debug_shows_the_exception(configs):
+    """--debug re-raises so the traceback is visible."""
+    dataset, _ = configs
+    with pytest.raises(Exception, match="out of range"):
+        main(["--debug", "preview", str(dataset), "--index", "9"])
+
+
+def test_indices_spec():
+    """'0,3,5-6' and ':2' select rows; out-of-range and garbage are errors."""
+    assert parse_indices("0,3,5-6", 10) == [0, 3, 5, 6]
+    assert parse_indices(":2,8:", 10) == [0, 1, 8, 9]
+    with pytest.raises(Exception, match=r"index 10 is out of range"):
+        parse_indices("10", 10)
+    with pytest.raises(Exception, match=r"'x' is not an index"):
+        parse_indices("x", 10)

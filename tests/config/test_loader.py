@@ -1,0 +1,116 @@
+"""Config files: mmengine loading, read_base inheritance, the type registry and its errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from promptkit import ChatModel, ConfigError, PromptTemplate, build_dataset, load_datasets, load_models
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+BASE = """
+reader_cfg = dict(input_columns=['q'], output_column='a')
+infer_cfg = dict(prompt_template=dict(type={t}, template='Q: {{q}}\\nA: {{a}}'),
+                 retriever=dict(type='ZeroRetriever'), inferencer=dict(type='GenInferencer'))
+"""
+
+
+def test_read_base_inheritance_and_class_types(tmp_path: Path):
+    """A config inherits with read_base(); type= takes imported classes; data paths are relative to the config."""
+    write(tmp_path / "cfg" / "common.py", "from promptkit import PromptTemplate\n" + BASE.format(t="PromptTemplate"))
+    write(tmp_path / "cfg" / "data" / "t.jsonl", '{"q": "1+1", "a": "2"}\n')
+    path = write(
+        tmp_path / "cfg" / "ds.py",
+        "from mmengine.config import read_base\nwith read_base():\n    from .common import reader_cfg, infer_cfg\n"
+        "datasets = [dict(abbr='d', type='JsonlDataset', path='data/t.jsonl', reader_cfg=reader_cfg, infer_cfg=infer_cfg)]\n",
+    )
+    [spec] = load_datasets(path)
+    assert isinstance(spec.prompt_template, PromptTemplate) and spec.abbr == "d"
+    from promptkit import Renderer
+
+    assert Renderer(spec).render(0)[0].prompt == "Q: 1+1\nA: "
+
+
+def test_dotted_type_names_resolve_by_their_last_part(tmp_path: Path):
+    """'opencompass.openicl.icl_prompt_template.PromptTemplate' is PromptTemplate."""
+    spec = build_dataset(
+        dict(abbr="d", type="JsonlDataset", path="x.jsonl", reader_cfg=dict(input_columns=["q"]),
+             infer_cfg=dict(prompt_template=dict(type="opencompass.openicl.icl_prompt_template.PromptTemplate", template="{q}"),
+                            retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")))
+    )
+    assert isinstance(spec.prompt_template, PromptTemplate)
+
+
+def test_unknown_type_lists_the_known_ones(tmp_path: Path):
+    """An unknown type= is an error with a suggestion and the known names."""
+    path = write(tmp_path / "m.py", "models = [dict(abbr='m', type='OpenAl')]\n")
+    with pytest.raises(ConfigError) as info:
+        load_models(path)
+    assert str(info.value) == (
+        f"config {path}, model 'm', key 'type': unknown model type 'OpenAl' (did you mean 'OpenAI'?); known model types: "
+        "ChatModel, CompletionModel, HuggingFace, HuggingFaceBaseModel, HuggingFaceCausalLM, OpenAI, OpenAISDK, TurboMindModel, "
+        "VLLM, VLLMCustomAPI, VLLMCustomAPIChat"
+    )
+
+
+def test_unknown_retriever_parameter(tmp_path: Path):
+    """A misspelt parameter names the class and suggests the right one."""
+    with pytest.raises(ConfigError, match=r"dataset 'd', key 'infer_cfg.retriever.fix_ids': FixKRetriever has no parameter 'fix_ids'"):
+        build_dataset(
+            dict(abbr="d", type="JsonlDataset", path="x.jsonl", reader_cfg=dict(input_columns=["q"]),
+                 infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="{q}"),
+                                retriever=dict(type="FixKRetriever", fix_ids=[0]), inferencer=dict(type="GenInferencer")))
+        )
+
+
+def test_both_templates_need_ice_token():
+    """With an ice_template, prompt_template must say where the shots go."""
+    with pytest.raises(ConfigError, match=r"key 'infer_cfg.prompt_template.ice_token': infer_cfg has an ice_template, so prompt_template needs ice_token"):
+        build_dataset(
+            dict(abbr="d", type="JsonlDataset", path="x.jsonl", reader_cfg=dict(input_columns=["q"]),
+                 infer_cfg=dict(ice_template=dict(type="PromptTemplate", template="{q}"), prompt_template=dict(type="PromptTemplate", template="{q}"),
+                                retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")))
+        )
+
+
+def test_unknown_infer_cfg_key():
+    """A typo in infer_cfg is caught."""
+    with pytest.raises(ConfigError, match=r"unknown key 'promt_template' in infer_cfg \(did you mean 'prompt_template'\?\)"):
+        build_dataset(dict(abbr="d", type="JsonlDataset", path="x", reader_cfg=dict(input_columns=["q"]), infer_cfg=dict(promt_template={})))
+
+
+def test_template_error_in_config_names_the_key_and_dataset():
+    """A malformed template inside a config says which dataset and which template key."""
+    with pytest.raises(Exception) as info:
+        build_dataset(
+            dict(abbr="d", type="JsonlDataset", path="x", reader_cfg=dict(input_columns=["q"]),
+                 infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template=dict(begin="x")),
+                                retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")))
+        )
+    assert str(info.value).startswith("dataset 'd', key 'infer_cfg.prompt_template': template: a chat template needs a 'round' list")
+
+
+def test_model_runtime_keys_are_accepted(tmp_path: Path):
+    """Runtime keys of OpenCompass model configs are accepted and ignored."""
+    path = write(tmp_path / "m.py", "models = [dict(abbr='g', type='OpenAISDK', path='gpt-4o', key='ENV', max_out_len=2048, batch_size=8, run_cfg=dict(num_gpus=0))]\n")
+    [model] = load_models(path)
+    assert isinstance(model, ChatModel) and model.abbr == "g"
+
+
+def test_config_file_errors(tmp_path: Path):
+    """A missing file, a file without `datasets` and a file that raises are reported with the file."""
+    with pytest.raises(ConfigError, match=r"config file 'nope.py' not found"):
+        load_datasets("nope.py")
+    empty = write(tmp_path / "e.py", "x = 1\n")
+    with pytest.raises(ConfigError, match=r"the config defines no 'datasets' list"):
+        load_datasets(empty)
+    broken = write(tmp_path / "b.py", "datasets = [undefined_name]\n")
+    with pytest.raises(ConfigError, match=r"cannot load config: NameError: name 'undefined_name' is not defined"):
+        load_datasets(broken)

@@ -1,0 +1,183 @@
+"""Renderer: gen and ppl assembly, shots, max_seq_len, and errors that say where they happened."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptkit import ConfigError, RetrieverError, TemplateError
+
+ROWS = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(3)]
+POOL = [{"question": f"s{i}", "answer": f"b{i}"} for i in range(4)]
+STRING_FEWSHOT = dict(
+    ice_template=dict(type="PromptTemplate", template="Q: {question}\nA: {answer}"),
+    prompt_template=dict(type="PromptTemplate", template="</E>Q: {question}\nA: {answer}", ice_token="</E>"),
+    retriever=dict(type="FixKRetriever", fix_id_list=[0, 2, 1]),
+    inferencer=dict(type="GenInferencer"),
+)
+
+
+def test_fixk_shots_in_given_order_with_separators(make_renderer):
+    """FixK shots appear in fix_id_list order, joined by ice_separator and closed by ice_eos_token."""
+    [p] = make_renderer(ROWS, STRING_FEWSHOT, train_rows=POOL).render(1)
+    assert p.prompt == "Q: s0\nA: b0\nQ: s2\nA: b2\nQ: s1\nA: b1\nQ: q1\nA: "
+    assert p.ice_idx == [0, 2, 1] and p.index == 1 and p.mode == "gen"
+
+
+def test_custom_separators(make_renderer):
+    """ice_separator and ice_eos_token are the retriever's."""
+    infer = dict(STRING_FEWSHOT, retriever=dict(type="FixKRetriever", fix_id_list=[0, 1], ice_separator="\n\n", ice_eos_token="\n\n"))
+    assert make_renderer(ROWS, infer, train_rows=POOL).render(0)[0].prompt == "Q: s0\nA: b0\n\nQ: s1\nA: b1\n\nQ: q0\nA: "
+
+
+def test_gen_field_replace_token(make_renderer):
+    """GenInferencer's gen_field_replace_token is what the answer renders as."""
+    infer = dict(STRING_FEWSHOT, inferencer=dict(type="GenInferencer", gen_field_replace_token="<ans>"))
+    assert make_renderer(ROWS, infer, train_rows=POOL).render(0)[0].prompt.endswith("Q: q0\nA: <ans>")
+
+
+def test_ppl_one_prompt_per_label_in_template_order(make_renderer):
+    """PPL renders index-major, labels in template order, label recorded."""
+    infer = dict(
+        prompt_template=dict(type="PromptTemplate", template={"B": "{question} -> B", "A": "{question} -> A"}),
+        retriever=dict(type="ZeroRetriever"),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    prompts = list(make_renderer(ROWS[:2], infer))
+    assert [(p.index, p.label, p.prompt) for p in prompts] == [(0, "B", "q0 -> B"), (0, "A", "q0 -> A"), (1, "B", "q1 -> B"), (1, "A", "q1 -> A")]
+    assert prompts[0].to_record() == {"dataset": "demo", "model": None, "index": 0, "mode": "ppl", "prompt": "q0 -> B", "ice_idx": [], "label": "B"}
+
+
+def test_ppl_label_ice_template_uses_each_shots_gold_label(make_renderer):
+    """A label-keyed ice_template renders each shot with its own answer's template."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template={"b0": "{question}=zero", "b1": "{question}=one"}),
+        prompt_template=dict(type="PromptTemplate", template={"x": "</E>{question}=x", "y": "</E>{question}=y"}, ice_token="</E>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[1, 0]),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    prompts = make_renderer(ROWS[:1], infer, train_rows=POOL[:2]).render(0)
+    assert [p.prompt for p in prompts] == ["s1=one\ns0=zero\nq0=x", "s1=one\ns0=zero\nq0=y"]
+
+
+def test_ppl_does_not_leak_the_gold_answer(make_renderer):
+    """In ppl mode too the item under test's answer column is masked (OpenCompass substitutes it)."""
+    infer = dict(
+        prompt_template=dict(type="PromptTemplate", template={"A": "{question} gold={answer} -> A"}),
+        retriever=dict(type="ZeroRetriever"),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    assert make_renderer(ROWS[:1], infer).render(0)[0].prompt == "q0 gold= -> A"
+
+
+def test_ppl_labels_from_inferencer(make_renderer):
+    """PPLInferencer(labels=...) chooses and orders the labels."""
+    infer = dict(
+        prompt_template=dict(type="PromptTemplate", template={"A": "a", "B": "b", "C": "c"}),
+        retriever=dict(type="ZeroRetriever"),
+        inferencer=dict(type="PPLInferencer", labels=["C", "A"]),
+    )
+    assert [p.label for p in make_renderer(ROWS[:1], infer).render(0)] == ["C", "A"]
+
+
+def test_max_seq_len_drops_shots_from_the_end(make_renderer):
+    """Shots are dropped from the end until the prompt fits the model's max_seq_len."""
+    model = dict(abbr="m", type="CompletionModel", max_seq_len=9, token_counter="whitespace")
+    renderer = make_renderer(ROWS, STRING_FEWSHOT, train_rows=POOL, model=model)
+    [p] = renderer.render(0)
+    assert p.ice_idx == [0] and p.prompt == "Q: s0\nA: b0\nQ: q0\nA: "
+
+
+def test_max_seq_len_keeps_dropping_across_labels(make_renderer):
+    """In ppl mode the shrunken shot list carries over to the following labels (OpenCompass's rule)."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template="{question} {answer}"),
+        prompt_template=dict(type="PromptTemplate", template={"long": "</E>{question} a b c d", "short": "</E>{question}"}, ice_token="</E>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    model = dict(abbr="m", type="CompletionModel", max_seq_len=7, token_counter="whitespace")
+    prompts = make_renderer(ROWS[:1], infer, train_rows=POOL, model=model).render(0)
+    assert [p.ice_idx for p in prompts] == [[0], [0]]
+
+
+def test_render_row_renders_an_unseen_row(make_renderer):
+    """render_row gives the prompt of a row that is not in the test split."""
+    renderer = make_renderer(ROWS, STRING_FEWSHOT, train_rows=POOL)
+    [p] = renderer.render_row({"question": "new", "answer": "secret"})
+    assert p.index == -1 and p.prompt.endswith("Q: new\nA: ") and "secret" not in p.prompt
+
+
+def test_iteration_matches_render(make_renderer):
+    """Iterating the renderer yields exactly render(i) for every i, in order."""
+    renderer = make_renderer(ROWS, STRING_FEWSHOT, train_rows=POOL)
+    assert list(renderer) == [p for i in range(len(renderer)) for p in renderer.render(i)]
+
+
+def test_index_out_of_range(make_renderer):
+    """An index past the test split says how many rows there are."""
+    with pytest.raises(ConfigError, match=r"dataset 'demo', key 'index': index 7 is out of range: the test split has 3 rows \(0 to 2\)"):
+        make_renderer(ROWS, STRING_FEWSHOT, train_rows=POOL).render(7)
+
+
+def test_fixk_id_out_of_range_names_the_dataset_and_split(make_renderer):
+    """A FixK id past the pool is an error naming the dataset, the split and its size."""
+    infer = dict(STRING_FEWSHOT, retriever=dict(type="FixKRetriever", fix_id_list=[0, 9]))
+    with pytest.raises(RetrieverError) as info:
+        make_renderer(ROWS, infer, train_rows=POOL).render(0)
+    assert str(info.value) == (
+        "dataset 'demo', key 'fix_id_list': fix_id_list id 9 is out of range: the train split 'train' has 4 rows (ids 0 to 3)"
+    )
+
+
+def test_shots_without_ice_template(make_renderer):
+    """Shots picked with no ice_template to render them are an error with the fix."""
+    infer = dict(
+        prompt_template=dict(type="PromptTemplate", template="{question}"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0]),
+        inferencer=dict(type="GenInferencer"),
+    )
+    with pytest.raises(ConfigError, match=r"row 0, key 'infer_cfg.ice_template': the retriever picked shots \[0\] but infer_cfg has no ice_template"):
+        make_renderer(ROWS, infer, train_rows=POOL).render(0)
+
+
+def test_chat_template_without_ice_token_place_is_an_error_when_shots_exist(make_renderer):
+    """Shots are never dropped silently: a chat template lacking the token is an error (OpenCompass drops them)."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template=dict(round=[dict(role="HUMAN", prompt="{question}"), dict(role="BOT", prompt="{answer}")])),
+        prompt_template=dict(type="PromptTemplate", template=dict(round=[dict(role="HUMAN", prompt="{question}")]), ice_token="</E>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0]),
+        inferencer=dict(type="GenInferencer"),
+    )
+    with pytest.raises(TemplateError, match=r"row 0, key 'ice_token': the retriever picked shots \[0\] but the template has no ice_token '</E>'"):
+        make_renderer(ROWS, infer, train_rows=POOL).render(0)
+
+
+def test_unknown_label_of_a_shot_names_the_shot_row(make_renderer):
+    """A shot whose answer is not a label of the ice_template names the shot row and the labels."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template={"b0": "{question}=zero"}),
+        prompt_template=dict(type="PromptTemplate", template={"x": "</E>{question}=x"}, ice_token="</E>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[1]),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    with pytest.raises(TemplateError) as info:
+        make_renderer(ROWS, infer, train_rows=POOL).render(0)
+    assert str(info.value) == (
+        "dataset 'demo', row 1, label 'b1', section shot: label 'b1' is not a key of the label-keyed template (labels: 'b0')"
+    )
+
+
+def test_chat_model_with_string_shots_in_begin(make_renderer):
+    """String shots spliced into a chat template's begin reach a chat model inside the user message."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template="Q: {question}\nA: {answer}"),
+        prompt_template=dict(
+            type="PromptTemplate",
+            template=dict(begin="</E>", round=[dict(role="HUMAN", prompt="Q: {question}"), dict(role="BOT", prompt="A: {answer}")]),
+            ice_token="</E>",
+        ),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0]),
+        inferencer=dict(type="GenInferencer"),
+    )
+    [p] = make_renderer(ROWS, infer, train_rows=POOL, model=dict(abbr="c", type="ChatModel")).render(0)
+    assert p.prompt == [{"role": "user", "content": "Q: s0\nA: b0\nQ: q0"}]

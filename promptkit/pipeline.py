@@ -84,7 +84,7 @@ class Renderer:
         self.max_seq_len = (model.max_seq_len if model is not None and model.max_seq_len is not None else None) or self.inferencer.max_seq_len
         self.token_counter = token_counter or (model.token_counter if model is not None else None)
         if self.max_seq_len and self.token_counter is None:
-            logger.warning(
+            logger.info(
                 "dataset %r: max_seq_len=%d is not enforced because no token_counter is set (set token_counter in the model config)",
                 dataset.abbr,
                 self.max_seq_len,

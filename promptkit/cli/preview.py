@@ -17,7 +17,7 @@ _ROLE_STYLES = {"SYSTEM": "magenta", "HUMAN": "cyan", "BOT": "green", "system": 
 
 
 def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: bool | None) -> None:
-    console = Console(force_terminal=force_color, no_color=force_color is False, highlight=False, soft_wrap=True)
+    console = Console(force_terminal=force_color, no_color=force_color is False, highlight=False)
     model = renderer.model.abbr if renderer.model is not None else "(no model: completion, no meta template)"
     reader = renderer.dataset.reader
     for index in indices:
@@ -26,6 +26,9 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
         console.rule(Text(f"{renderer.dataset.abbr} · row {index} · {first.mode} · {model}", style="bold"))
         console.print(Text(f"config: {config}", style="dim"))
         console.print(_shots_line(first, reader.train_split))
+        if renderer.max_seq_len:
+            enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no token_counter"
+            console.print(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
         for prompt in prompts:
             title = f"label {prompt.label!r}" if prompt.mode == "ppl" else "prompt"
             console.print(Panel(_promptlist(prompt.intermediate), title=f"{title}: template output", title_align="left", border_style="blue"))

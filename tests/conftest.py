@@ -14,6 +14,10 @@ collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "fixtures/*"]
 from promptkit import Renderer, build_dataset, build_model
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true", help="re-record tests/golden/*.jsonl from the current output")
+
+
 @pytest.fixture
 def make_renderer(tmp_path: Path):
     """``make_renderer(rows, infer_cfg, reader_cfg=..., model=..., train_rows=...)`` → Renderer over JSONL files in tmp_path."""

@@ -1,0 +1,60 @@
+"""Every bundled dataset config × model config: preview works, and render matches its golden file.
+
+A change to a shipped prompt shows up as a diff of tests/golden/<config>.jsonl in
+review. After an intended change, re-record with `pytest tests/test_bundled_configs.py --update-goldens`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from promptkit import Renderer, load_datasets, load_models
+from promptkit.cli.main import main
+
+ROOT = Path(__file__).parents[1]
+GOLDEN = Path(__file__).parent / "golden"
+DATASET_CONFIGS = sorted(p for p in (ROOT / "configs" / "datasets").glob("*/*.py") if "common" not in p.name)
+MODEL_CONFIGS = sorted((ROOT / "configs" / "models").glob("*.py"))
+
+
+def test_there_are_enough_bundled_configs():
+    """At least 8 dataset configs and 8 model configs ship."""
+    assert len(DATASET_CONFIGS) >= 8 and len(MODEL_CONFIGS) >= 8
+
+
+GOLDEN_ROWS = 3  # the first rows of each test split: enough to show every shape, small enough to review
+
+
+def render_all(dataset_config: Path) -> list[dict]:
+    models = [None] + [m for path in MODEL_CONFIGS for m in load_models(path)]
+    records = []
+    for model in models:
+        for spec in load_datasets(dataset_config):
+            renderer = Renderer(spec, model)
+            for index in range(min(GOLDEN_ROWS, len(renderer))):
+                records.extend(p.to_record() for p in renderer.render(index))
+    return records
+
+
+@pytest.mark.parametrize("dataset_config", DATASET_CONFIGS, ids=lambda p: p.stem)
+def test_render_matches_golden(dataset_config: Path, request):
+    """The config's prompts for every bundled model equal the recorded ones."""
+    golden = GOLDEN / f"{dataset_config.stem}.jsonl"
+    records = render_all(dataset_config)
+    if request.config.getoption("--update-goldens"):
+        golden.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    expected = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines()]
+    assert records == expected
+
+
+@pytest.mark.parametrize("dataset_config", DATASET_CONFIGS, ids=lambda p: p.stem)
+def test_preview_with_every_model(dataset_config: Path, capsys):
+    """`promptkit preview` succeeds for the config with no model and with each bundled model."""
+    assert main(["preview", str(dataset_config), "--color", "never", "--count", "2"]) == 0
+    for model in MODEL_CONFIGS:
+        assert main(["preview", str(dataset_config), "--model", str(model), "--color", "never"]) == 0, model
+    out = capsys.readouterr().out
+    assert out.count("final input") >= len(MODEL_CONFIGS) + 2

@@ -5,7 +5,9 @@
 Prints, per workload: prompts/second and peak traced memory for promptkit and,
 if ``opencompass`` imports (see docs/compat.md for the scratch venv), for
 OpenCompass's own prompt path on the same rows, and the throughput ratio.
-Both are timed in this one process, best of ``--repeat`` runs.
+Both are timed in this one process, best of ``--repeat`` runs, from loaded rows
+to final inputs: config objects built, shots picked and rendered, every prompt
+through the model's meta template (reading the data files is not timed).
 """
 
 from __future__ import annotations
@@ -23,11 +25,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 from workloads import WORKLOADS, Workload, write_data  # noqa: E402
 
 from promptkit import Renderer, build_dataset, build_model  # noqa: E402
+from promptkit.data.loaders import read_rows  # noqa: E402
 
 
 def promptkit_runner(workload: Workload, paths: dict[str, str]) -> Callable[[], int]:
+    """Rows are read once, untimed; each run compiles the config and renders every prompt."""
+    rows = {split: read_rows(Path(path)) for split, path in paths.items()}
+
     def run() -> int:
-        dataset = build_dataset(dict(abbr=workload.name, type="JsonlDataset", path=paths, reader_cfg=READER, infer_cfg=workload.infer_cfg))
+        dataset = build_dataset(dict(abbr=workload.name, type="RowsDataset", rows=rows, reader_cfg=READER, infer_cfg=workload.infer_cfg))
         model = build_model(workload.model) if workload.model else None
         return sum(1 for _ in Renderer(dataset, model))
 

@@ -15,7 +15,7 @@ The pipeline, one stage per package::
 """
 
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
-from promptkit.data import JsonlDataset, ReaderConfig
+from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -58,6 +58,7 @@ __all__ = [
     "Retriever",
     "RetrieverError",
     "RoleItem",
+    "RowsDataset",
     "TemplateError",
     "ZeroRetriever",
     "build_dataset",

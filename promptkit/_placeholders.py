@@ -11,48 +11,59 @@ in OpenCompass it renders as ``{`` + value of ``x`` + ``}``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
-_MISSING = object()
 
 
 class CompiledText:
-    """A string split into literal runs and placeholder names."""
+    """A string split into literal runs and placeholder names, compiled to one Python function.
 
-    __slots__ = ("source", "names", "_pairs", "_tail")
+    The function is generated once per distinct template text: it looks each
+    name up once and joins the pieces.  Names and literals enter the
+    generated code only as ``repr()`` string literals, so no template text
+    can become code.
+    """
+
+    __slots__ = ("source", "names", "render")
 
     def __init__(self, source: str) -> None:
         self.source = source
-        pairs: list[tuple[str, str]] = []
+        pieces: list[str | tuple[str, str]] = []  # literal, or (name, placeholder as written)
         start = 0
         for match in _PLACEHOLDER.finditer(source):
-            pairs.append((source[start : match.start()], match.group(1)))
+            if match.start() > start:
+                pieces.append(source[start : match.start()])
+            pieces.append((match.group(1), match.group(0)))
             start = match.end()
-        self._pairs = tuple(pairs)
-        self._tail = source[start:]
-        self.names = tuple(dict.fromkeys(name for _, name in pairs))
-
-    def render(self, values: Mapping[str, Any]) -> str:
-        if not self._pairs:
-            return self.source
-        out: list[str] = []
-        append = out.append
-        get = values.get
-        for literal, name in self._pairs:
-            append(literal)
-            value = get(name, _MISSING)
-            if value is _MISSING:
-                append("{" + name + "}")
-            else:
-                append(value if type(value) is str else str(value))
-        append(self._tail)
-        return "".join(out)
+        if start < len(source):
+            pieces.append(source[start:])
+        self.names = tuple(dict.fromkeys(piece[0] for piece in pieces if isinstance(piece, tuple)))
+        self.render: Callable[[Mapping[str, Any]], str] = _compile(source, pieces)
 
     def __repr__(self) -> str:
         return f"CompiledText({self.source!r})"
+
+
+def _compile(source: str, pieces: list[str | tuple[str, str]]) -> Callable[[Mapping[str, Any]], str]:
+    if not any(isinstance(piece, tuple) for piece in pieces):
+        return lambda values: source
+    lines = ["def render(values):", "    get = values.get"]
+    joined = []
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, tuple):
+            name, written = piece
+            lines.append(f"    v{i} = get({name!r}, {written!r})")
+            lines.append(f"    if type(v{i}) is not str: v{i} = str(v{i})")
+            joined.append(f"v{i}")
+        else:
+            joined.append(repr(piece))
+    lines.append(f"    return ''.join(({', '.join(joined)},))")
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines), f"<promptkit template {source[:40]!r}>", "exec"), namespace)  # noqa: S102 - names and literals are repr()-quoted
+    return namespace["render"]
 
 
 @lru_cache(maxsize=4096)

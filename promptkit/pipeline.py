@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from promptkit.config.loader import DatasetSpec
 from promptkit.data.reader import apply_range
@@ -37,8 +36,7 @@ logger = logging.getLogger(__name__)
 Row = Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class RenderedPrompt:
+class RenderedPrompt(NamedTuple):
     """One final prompt: what a model receives for test row ``index`` (and ``label`` in ppl mode)."""
 
     dataset: str
@@ -49,7 +47,7 @@ class RenderedPrompt:
     ice_idx: list[int]
     label: Hashable | None = None
     #: The template's output before the meta template: a ``str`` or a :class:`PromptList`.
-    intermediate: Union[str, PromptList] = field(default="", compare=False, repr=False)
+    intermediate: Union[str, PromptList] = ""
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -90,6 +88,7 @@ class Renderer:
                 self.max_seq_len,
             )
         self.mode = self.inferencer.mode
+        self._mask_value = self.inferencer.gen_field_replace_token if isinstance(self.inferencer, GenInferencer) else ""
 
     # -- data, retrieved once ---------------------------------------------------
     @cached_property
@@ -144,8 +143,9 @@ class Renderer:
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
-        for index in range(len(self)):
-            yield from self.render(index)
+        rows, ice_indices = self.test_rows, self.ice_indices
+        for index, row in enumerate(rows):
+            yield from self._render(row, index, ice_indices[index])
 
     def render(self, index: int) -> list[RenderedPrompt]:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode."""
@@ -166,18 +166,37 @@ class Renderer:
         return self._render(row, -1, ice_idx)
 
     def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
-        ice_idx = list(ice_idx)
-        labels: Sequence[Hashable | None] = self.labels if self.mode == "ppl" else (None,)
+        if self.mode == "gen":
+            label = None
+            try:
+                intermediate, final, used = self._fit(row, list(ice_idx), None)
+            except PromptkitError as error:
+                raise error.add_context(row=index if index >= 0 else None, **self._where) from None
+            return [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate)]
+        # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
+        fitted = []
+        shots = list(ice_idx)
+        for label in self.labels:
+            try:
+                intermediate, final, shots = self._fit(row, shots, label)
+            except PromptkitError as error:
+                raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
+            fitted.append((label, intermediate, final, shots))
         out = []
-        for label in labels:
-            with self._context(row=index if index >= 0 else None, label=label):
-                intermediate, final, ice_idx = self._fit(row, ice_idx, label)
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, self.mode, final, list(ice_idx), label, intermediate))
+        for label, intermediate, final, used in fitted:
+            if len(used) != len(shots):
+                intermediate, final = self._render_once(row, shots, label)
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate))
         return out
 
-    @property
+    @cached_property
     def _model_abbr(self) -> str | None:
         return self.model.abbr if self.model is not None else None
+
+    @cached_property
+    def _where(self) -> dict[str, Any]:
+        config = self.dataset.config_path
+        return dict(config=str(config) if config else None, dataset=self.dataset.abbr, model=self._model_abbr)
 
     def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput, list[int]]:
         """Render; while over ``max_seq_len``, drop the last shot and render again."""
@@ -190,11 +209,7 @@ class Renderer:
 
     def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput]:
         ice = self._ice(ice_idx)
-        if self.mode == "gen":
-            assert isinstance(self.inferencer, GenInferencer)
-            prompt = self.template.render(row, ice, masked=self.output_column, mask_value=self.inferencer.gen_field_replace_token)
-        else:
-            prompt = self.template.render(row, ice, label=label, masked=self.output_column)
+        prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=self._mask_value)
         return prompt, self._final_model.render(prompt, self.mode)
 
     def _ice(self, ice_idx: list[int]) -> Ice:
@@ -214,13 +229,8 @@ class Renderer:
             )
         return self._shots.render(ice_idx)
 
-    def _context(self, **context: Any) -> _ErrorContext:
-        return _ErrorContext(
-            config=str(self.dataset.config_path) if self.dataset.config_path else None,
-            dataset=self.dataset.abbr,
-            model=self._model_abbr,
-            **context,
-        )
+    def _context(self) -> _ErrorContext:
+        return _ErrorContext(**self._where)
 
 
 class _ErrorContext:

@@ -87,17 +87,17 @@ def test_max_seq_len_drops_shots_from_the_end(make_renderer):
     assert p.ice_idx == [0] and p.prompt == "Q: s0\nA: b0\nQ: q0\nA: "
 
 
-def test_max_seq_len_keeps_dropping_across_labels(make_renderer):
-    """In ppl mode the shrunken shot list carries over to the following labels (OpenCompass's rule)."""
+def test_max_seq_len_gives_every_label_the_same_shots(make_renderer):
+    """In ppl mode all labels of a row get the shots the longest label fits with (OpenCompass lets earlier labels keep more)."""
     infer = dict(
         ice_template=dict(type="PromptTemplate", template="{question} {answer}"),
-        prompt_template=dict(type="PromptTemplate", template={"long": "</E>{question} a b c d", "short": "</E>{question}"}, ice_token="</E>"),
+        prompt_template=dict(type="PromptTemplate", template={"short": "</E>{question}", "long": "</E>{question} a b c d"}, ice_token="</E>"),
         retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
         inferencer=dict(type="PPLInferencer"),
     )
     model = dict(abbr="m", type="CompletionModel", max_seq_len=7, token_counter="whitespace")
     prompts = make_renderer(ROWS[:1], infer, train_rows=POOL, model=model).render(0)
-    assert [p.ice_idx for p in prompts] == [[0], [0]]
+    assert [(p.label, p.ice_idx, p.prompt) for p in prompts] == [("short", [0], "s0 b0\nq0"), ("long", [0], "s0 b0\nq0 a b c d")]
 
 
 def test_render_row_renders_an_unseen_row(make_renderer):

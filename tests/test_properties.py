@@ -94,3 +94,18 @@ def test_rendering_is_deterministic(tmp_path, rows):
     first = [p.to_record() for p in render_all(tmp_path, rows, CHAT, model)]
     second = [p.to_record() for p in render_all(tmp_path, rows, CHAT, model)]
     assert first == second
+
+
+@settings(max_examples=300, deadline=None)
+@given(template=st.text(max_size=40) | TRICKY, values=st.dictionaries(st.text(max_size=5), st.text(max_size=8) | st.integers(), max_size=4))
+def test_any_template_text_renders_like_a_single_regex_pass(template, values):
+    """Any template text — quotes, backslashes, braces — fills exactly like one regex pass over it (no text becomes code)."""
+    import re
+
+    from promptkit._placeholders import compile_text
+
+    def reference(match: re.Match) -> str:
+        name = match.group(1)
+        return str(values[name]) if name in values else match.group(0)
+
+    assert compile_text(template).render(values) == re.sub(r"\{([^{}]+)\}", reference, template)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.config.registry import resolve_type
-from promptkit.data.loaders import JsonlDataset
+from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.inferencers import Inferencer
@@ -34,7 +34,7 @@ class DatasetSpec:
     """A dataset config, built: where rows come from and how prompts are assembled."""
 
     abbr: str
-    loader: JsonlDataset
+    loader: JsonlDataset | RowsDataset
     reader: ReaderConfig
     ice_template: PromptTemplate | None
     prompt_template: PromptTemplate | None

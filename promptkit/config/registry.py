@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from promptkit.data.loaders import JsonlDataset
+from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates.models import MODEL_CLASSES
@@ -24,7 +24,7 @@ REGISTRY: dict[str, dict[str, type]] = {
     "template": {"PromptTemplate": PromptTemplate},
     "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
-    "dataset": {"JsonlDataset": JsonlDataset},
+    "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},
     "model": {cls.__name__: cls for cls in MODEL_CLASSES},
 }
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from promptkit.errors import ConfigError, DatasetError
 
-__all__ = ["JsonlDataset", "Splits", "read_rows"]
+__all__ = ["JsonlDataset", "RowsDataset", "Splits", "read_rows"]
 
 Row = dict[str, Any]
 
@@ -41,6 +41,31 @@ class Splits:
                 "or add it to path=dict(...)",
                 key=split,
             ) from None
+
+
+class RowsDataset:
+    """Rows given in code or inline in a config: a list (every split) or a dict of split name -> list."""
+
+    def __init__(self, rows: list[Row] | Mapping[str, list[Row]]) -> None:
+        if isinstance(rows, Mapping):
+            for split, split_rows in rows.items():
+                _check_rows(split_rows, f"rows[{split!r}]")
+        else:
+            _check_rows(rows, "rows")
+        self.rows = rows
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        if isinstance(self.rows, Mapping):
+            return Splits({str(split): list(rows) for split, rows in self.rows.items()})
+        return Splits({}, shared=list(self.rows))
+
+    def __repr__(self) -> str:
+        return f"RowsDataset({len(self.rows)} {'splits' if isinstance(self.rows, Mapping) else 'rows'})"
+
+
+def _check_rows(rows: Any, where: str) -> None:
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(row, Mapping) for row in rows):
+        raise ConfigError(f"{where} must be a list of dicts, one per row", key=where)
 
 
 class JsonlDataset:
@@ -88,21 +113,24 @@ def read_rows(path: Path) -> list[Row]:
 
 
 def _read_jsonl(path: Path) -> list[Row]:
+    return _read_jsonl_lines(path, path.read_text(encoding="utf-8"))
+
+
+def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
     rows: list[Row] = []
     bad: list[str] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line.rstrip("\r\n"))
-            except json.JSONDecodeError as error:
-                bad.append(f"line {number}: {error.msg} at column {error.colno}")
-                continue
-            if not isinstance(row, dict):
-                bad.append(f"line {number}: expected a JSON object, got {type(row).__name__}")
-                continue
-            rows.append(row)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            bad.append(f"line {number}: {error.msg} at column {error.colno}")
+            continue
+        if not isinstance(row, dict):
+            bad.append(f"line {number}: expected a JSON object, got {type(row).__name__}")
+            continue
+        rows.append(row)
     if bad:
         shown = "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more" if len(bad) > 5 else "")
         first_line = int(bad[0].split(":")[0].split()[1])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import ConfigError, DatasetError, JsonlDataset, ReaderConfig
+from promptkit import ConfigError, DatasetError, JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.reader import apply_range
 
 
@@ -87,3 +87,12 @@ def test_bad_range_is_a_config_error():
     """A range that is neither a size nor a slice string is rejected."""
     with pytest.raises(ConfigError, match=r"test_range='first 10' is not a slice string"):
         ReaderConfig.from_config(dict(input_columns=["q"], test_range="first 10"))
+
+
+def test_rows_dataset_serves_rows_given_in_code():
+    """RowsDataset takes rows directly: a list for every split, or a dict of splits."""
+    rows = [{"q": 1}]
+    assert RowsDataset(rows).load().get("anything") == rows
+    assert RowsDataset({"dev": rows, "test": []}).load().get("dev") == rows
+    with pytest.raises(ConfigError, match=r"rows must be a list of dicts, one per row"):
+        RowsDataset("q,a")  # type: ignore[arg-type]

@@ -1,0 +1,386 @@
+"""Render promptkit-format configs through OpenCompass 0.5.4's own prompt classes.
+
+Run it with the interpreter of the scratch venv built by ``setup_venv.sh``::
+
+    $OC_VENV/bin/python tools/opencompass_reference/render_with_opencompass.py \\
+        tests/parity/configs/datasets/string_fixk_gen.py \\
+        --model tests/parity/configs/models/internlm_chat.py --out out.jsonl
+
+Every prompt is produced by OpenCompass code: ``PromptTemplate``, a retriever
+class from ``opencompass.openicl.icl_retriever`` reading a ``DatasetReader``,
+the retriever's ``generate_ice`` / ``generate_prompt_for_generate_task`` /
+``generate_label_prompt`` / ``get_labels``, then ``LMTemplateParser`` or
+``APITemplateParser`` and, for chat models, the message preprocessing of
+``opencompass.models.openai_api.OpenAI``.  This file only wires those pieces
+together the way OpenCompass's infer task and its Gen/PPL inferencers do.
+
+Output: one JSON object per final prompt (see ``README.md`` next to this file).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import datasets
+from mmengine.config import Config
+from opencompass.models.base import LMTemplateParser
+from opencompass.models.base_api import APITemplateParser
+from opencompass.models.openai_api import OpenAI
+from opencompass.openicl import icl_retriever
+from opencompass.openicl.icl_dataset_reader import DatasetReader
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+
+# --------------------------------------------------------------------------
+# Model types -> how OpenCompass turns a PromptList into the model's input.
+
+COMPLETION_MODELS = frozenset({
+    'HuggingFaceCausalLM', 'HuggingFace', 'VLLM', 'TurboMindModel',
+    'VLLMCustomAPI', 'CompletionModel',
+})
+# HuggingFaceBaseModel ignores any meta template: OpenCompass builds its
+# parser as LMTemplateParser() with no argument.
+BASE_MODELS = frozenset({'HuggingFaceBaseModel'})
+CHAT_MODELS = frozenset({'OpenAI', 'OpenAISDK', 'ChatModel', 'VLLMCustomAPIChat'})
+# Chat model types that, without a meta template, use this default one
+# (AISBench's VLLMCustomAPIChat default; promptkit's ChatModel is defined to
+# match it).  OpenCompass's own OpenAI/OpenAISDK use no meta template then.
+DEFAULT_CHAT_META_TYPES = frozenset({'ChatModel', 'VLLMCustomAPIChat'})
+DEFAULT_CHAT_META = dict(
+    round=[
+        dict(role='HUMAN', api_role='HUMAN'),
+        dict(role='BOT', api_role='BOT', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
+)
+
+
+def _type_name(cfg: dict) -> str:
+    """``'opencompass.openicl.FixKRetriever'`` and ``'FixKRetriever'`` -> ``'FixKRetriever'``."""
+    value = cfg.get('type')
+    if not isinstance(value, str):
+        raise TypeError(f'config type= must be a string name, got {value!r}')
+    return value.rsplit('.', 1)[-1]
+
+
+def _without_type(cfg: dict) -> dict:
+    return {k: v for k, v in cfg.items() if k != 'type'}
+
+
+def count_words(parsed: Any) -> int:
+    """Harness token count: whitespace-separated words.
+
+    A string counts its words; a list of messages (``{'role','prompt'}`` from
+    the API parser) counts the words of each message's text and sums them.
+    This replaces a real tokenizer, which the harness does not have.
+    """
+    if isinstance(parsed, str):
+        return len(parsed.split())
+    total = 0
+    for item in parsed:
+        if isinstance(item, dict):
+            text = item.get('prompt', item.get('content', ''))
+            total += len(str(text).split()) if text is not None else 0
+        else:
+            total += len(str(item).split())
+    return total
+
+
+class ReferenceModel:
+    """Stands in for an OpenCompass model: its template parser plus a word counter."""
+
+    def __init__(self, model_cfg: dict | None):
+        if model_cfg is None:
+            self.abbr = None
+            self.kind = 'none'
+            self.parser = LMTemplateParser()
+            self.max_seq_len = None
+            self.has_max_seq_len = False
+            return
+        type_name = _type_name(model_cfg)
+        self.abbr = model_cfg.get('abbr', type_name)
+        meta = model_cfg.get('meta_template')
+        if type_name in COMPLETION_MODELS:
+            self.kind = 'completion'
+            self.parser = LMTemplateParser(meta)
+        elif type_name in BASE_MODELS:
+            self.kind = 'completion'
+            self.parser = LMTemplateParser()
+        elif type_name in CHAT_MODELS:
+            self.kind = 'chat'
+            if meta is None and type_name in DEFAULT_CHAT_META_TYPES:
+                meta = DEFAULT_CHAT_META
+            self.parser = APITemplateParser(meta)
+        else:
+            raise ValueError(f'unknown model type {type_name!r}')
+        # OpenCompass's infer task copies model_cfg.max_seq_len onto the
+        # inferencer; see choose_max_seq_len().
+        self.has_max_seq_len = 'max_seq_len' in model_cfg
+        self.max_seq_len = model_cfg.get('max_seq_len')
+
+    def parse(self, prompt: Any, mode: str) -> Any:
+        return self.parser.parse_template(prompt, mode=mode)
+
+    def token_len(self, prompt: Any, mode: str) -> int:
+        return count_words(self.parse(prompt, mode))
+
+    def final_input(self, prompt: Any, mode: str) -> Any:
+        """What the model receives: a string, or OpenAI chat messages."""
+        parsed = self.parse(prompt, mode)
+        if self.kind != 'chat':
+            return parsed
+        return to_openai_messages(parsed)
+
+
+def to_openai_messages(parsed: Any) -> list[dict]:
+    """Apply ``OpenAI._preprocess_messages`` + ``_messages_to_chat_completions``.
+
+    Called on an uninitialised ``OpenAI`` object: with ``mode='none'`` and no
+    ``max_out_len`` those methods only read their arguments.
+    """
+    client = object.__new__(OpenAI)
+    messages, _ = client._preprocess_messages(
+        parsed, max_out_len=None, max_seq_len=float('inf'), mode='none',
+        get_token_len_func=lambda text: len(text.split()))
+    messages = client._messages_to_chat_completions(messages)
+    # Put 'role' first for readability; key order carries no meaning.
+    return [{**({'role': m['role']} if 'role' in m else {}), **m} for m in messages]
+
+
+# --------------------------------------------------------------------------
+# Dataset: JSONL files -> datasets.Dataset(Dict) -> OpenCompass DatasetReader.
+
+def load_jsonl(path: str) -> datasets.Dataset:
+    rows = []
+    with open(path, encoding='utf-8') as handle:
+        for line_no, line in enumerate(handle, 1):
+            if line.strip():
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise ValueError(f'{path}:{line_no}: expected a JSON object')
+                rows.append(row)
+    if not rows:
+        raise ValueError(f'{path}: no rows')
+    keys = list(rows[0])
+    for line_no, row in enumerate(rows, 1):
+        if list(row) != keys:
+            raise ValueError(
+                f'{path}: row {line_no} has keys {list(row)}, expected {keys} '
+                '(the harness needs every row to have the same keys in the same order)')
+    # from_list keeps the first row's key order, which is the order
+    # OpenCompass's sequential placeholder substitution walks.
+    return datasets.Dataset.from_list(rows)
+
+
+class ReferenceDataset:
+    """The three attributes OpenCompass's retrievers read: reader, train, test.
+
+    OpenCompass's BaseDataset would additionally add ``idx``/``subdivision``
+    columns; those belong to dataset loading, not to prompt construction, so
+    the harness builds the DatasetReader directly.
+    """
+
+    def __init__(self, path: Any, reader_cfg: dict, base_dir: str):
+        if isinstance(path, str):
+            data = load_jsonl(os.path.join(base_dir, path))
+        elif isinstance(path, dict):
+            data = datasets.DatasetDict({
+                split: load_jsonl(os.path.join(base_dir, file))
+                for split, file in path.items()
+            })
+        else:
+            raise TypeError(f'dataset path must be a str or a dict, got {path!r}')
+        self.reader = DatasetReader(data, **reader_cfg)
+
+    @property
+    def train(self):
+        return self.reader.dataset['train']
+
+    @property
+    def test(self):
+        return self.reader.dataset['test']
+
+
+def build_template(cfg: dict | None) -> PromptTemplate | None:
+    if cfg is None:
+        return None
+    if _type_name(cfg) != 'PromptTemplate':
+        raise ValueError(f'unsupported template type {cfg["type"]!r}')
+    return PromptTemplate(**_without_type(cfg))
+
+
+def build_retriever(cfg: dict, dataset: ReferenceDataset):
+    cls = getattr(icl_retriever, _type_name(cfg), None)
+    if cls is None:
+        raise ValueError(f'unknown retriever type {cfg["type"]!r}')
+    return cls(dataset, **_without_type(cfg))
+
+
+def choose_max_seq_len(inferencer_cfg: dict, model: ReferenceModel) -> int | None:
+    """The limit the inferencer runs with.
+
+    OpenCompass's infer task overwrites the inferencer's ``max_seq_len`` with
+    ``model_cfg.get('max_seq_len')``.  The harness does the same when the
+    model config has a ``max_seq_len`` key; when it has none (or there is no
+    model) the inferencer's own ``max_seq_len`` is used.
+    """
+    if model.has_max_seq_len:
+        return model.max_seq_len
+    return inferencer_cfg.get('max_seq_len')
+
+
+# --------------------------------------------------------------------------
+# The inferencers' prompt loops, calling OpenCompass's building blocks.
+
+def gen_records(retriever, ice_template, prompt_template, inferencer_cfg,
+                model: ReferenceModel) -> Iterator[dict]:
+    """GenInferencer: one prompt per test row; drop the last shot while too long."""
+    replace_token = inferencer_cfg.get('gen_field_replace_token', '')
+    max_seq_len = choose_max_seq_len(inferencer_cfg, model)
+
+    def build(index: int, shots: list[int]):
+        ice = retriever.generate_ice(shots, ice_template=ice_template)
+        return retriever.generate_prompt_for_generate_task(
+            index, ice, gen_field_replace_token=replace_token,
+            ice_template=ice_template, prompt_template=prompt_template)
+
+    for index, shots in enumerate(retriever.retrieve()):
+        shots = list(shots)
+        prompt = build(index, shots)
+        if max_seq_len is not None:
+            while shots and model.token_len(prompt, 'gen') > max_seq_len:
+                shots = shots[:-1]
+                prompt = build(index, shots)
+        yield dict(index=index, mode='gen',
+                   prompt=model.final_input(prompt, 'gen'), ice_idx=shots)
+
+
+def ppl_records(retriever, ice_template, prompt_template, inferencer_cfg,
+                model: ReferenceModel) -> Iterator[dict]:
+    """PPLInferencer: one prompt per (row, label).
+
+    OpenCompass loops label-major and shortens a row's shot list in place, so
+    a truncation made for one label carries over to the following labels.
+    The loop below keeps that order and state, then yields row-major.
+    """
+    max_seq_len = choose_max_seq_len(inferencer_cfg, model)
+    shot_lists = [list(s) for s in retriever.retrieve()]
+    labels = inferencer_cfg.get('labels')
+    if labels is None:
+        labels = retriever.get_labels(ice_template=ice_template,
+                                      prompt_template=prompt_template)
+    ices = [retriever.generate_ice(s, ice_template=ice_template) for s in shot_lists]
+    # PPLInferencer parses the shots on their own (to save them) before scoring.
+    model.parse(ices, 'ppl')
+
+    def build(index: int, label: Any):
+        return retriever.generate_label_prompt(
+            index, ices[index], label, ice_template=ice_template,
+            prompt_template=prompt_template, remain_sep=False)
+
+    built: dict[tuple[int, int], tuple[Any, list[int]]] = {}
+    for label_pos, label in enumerate(labels):
+        for index in range(len(shot_lists)):
+            prompt = build(index, label)
+            length = model.token_len(prompt, 'ppl')  # computed unconditionally, as upstream
+            if max_seq_len is not None:
+                while shot_lists[index] and length > max_seq_len:
+                    shot_lists[index] = shot_lists[index][:-1]
+                    ices[index] = retriever.generate_ice(shot_lists[index],
+                                                         ice_template=ice_template)
+                    prompt = build(index, label)
+                    length = model.token_len(prompt, 'ppl')
+            built[index, label_pos] = prompt, list(shot_lists[index])
+
+    for index in range(len(shot_lists)):
+        for label_pos, label in enumerate(labels):
+            prompt, shots = built[index, label_pos]
+            yield dict(index=index, mode='ppl', label=label,
+                       prompt=model.final_input(prompt, 'ppl'), ice_idx=shots)
+
+
+INFERENCERS = {'GenInferencer': gen_records, 'PPLInferencer': ppl_records}
+
+
+def render_dataset(ds_cfg: dict, base_dir: str, model: ReferenceModel) -> list[dict]:
+    abbr = ds_cfg.get('abbr')
+    head = {'dataset': abbr, 'model': model.abbr}
+    try:
+        infer_cfg = ds_cfg['infer_cfg']
+        dataset = ReferenceDataset(ds_cfg['path'], dict(ds_cfg.get('reader_cfg', {})), base_dir)
+        ice_template = build_template(infer_cfg.get('ice_template'))
+        prompt_template = build_template(infer_cfg.get('prompt_template'))
+        retriever = build_retriever(infer_cfg['retriever'], dataset)
+        inferencer_cfg = infer_cfg['inferencer']
+        loop = INFERENCERS.get(_type_name(inferencer_cfg))
+        if loop is None:
+            raise ValueError(f'unsupported inferencer {inferencer_cfg["type"]!r}')
+        records = list(loop(retriever, ice_template, prompt_template,
+                            inferencer_cfg, model))
+    except Exception as exc:  # the harness records OpenCompass's failures
+        return [{**head, 'error': f'{type(exc).__name__}: {exc}'}]
+    out = []
+    for record in records:
+        ordered = {**head, 'index': record['index'], 'mode': record['mode']}
+        if 'label' in record:
+            ordered['label'] = record['label']
+        ordered['prompt'] = record['prompt']
+        ordered['ice_idx'] = record['ice_idx']
+        out.append(ordered)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """ConfigDict/tuples -> dicts/lists, so OpenCompass sees ordinary objects."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def load_config_list(path: str, key: str) -> list[dict]:
+    cfg = Config.fromfile(path, format_python_code=False)
+    if key not in cfg:
+        raise KeyError(f'{path}: no top-level {key!r} list')
+    return _plain(cfg[key])
+
+
+def render(dataset_cfg_path: str, model_cfg_path: str | None = None) -> list[dict]:
+    """All records for every dataset in one config, for each model (or none)."""
+    base_dir = os.path.dirname(os.path.abspath(dataset_cfg_path))
+    ds_cfgs = load_config_list(dataset_cfg_path, 'datasets')
+    model_cfgs = load_config_list(model_cfg_path, 'models') if model_cfg_path else [None]
+    records = []
+    for model_cfg in model_cfgs:
+        model = ReferenceModel(model_cfg)
+        for ds_cfg in ds_cfgs:
+            records.extend(render_dataset(ds_cfg, base_dir, model))
+    return records
+
+
+def write_jsonl(records: list[dict], handle) -> None:
+    for record in records:
+        handle.write(json.dumps(record, ensure_ascii=False) + '\n')
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('dataset_cfg', help='promptkit-format dataset config (.py)')
+    parser.add_argument('--model', help='promptkit-format model config (.py)')
+    parser.add_argument('--out', help='output JSONL file (default: stdout)')
+    args = parser.parse_args(argv)
+    records = render(args.dataset_cfg, args.model)
+    if args.out:
+        with open(args.out, 'w', encoding='utf-8') as handle:
+            write_jsonl(records, handle)
+    else:
+        write_jsonl(records, sys.stdout)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -95,7 +95,8 @@ def _resolve(path: str | Path, base_dir: Path | None) -> Path:
         tried.append(str(beside))
     if candidate.exists():
         return candidate
-    tried.append(str(candidate.resolve()))
+    if str(candidate.resolve()) not in [str(Path(t).resolve()) for t in tried]:
+        tried.append(str(candidate.resolve()))
     raise DatasetError(f"data file {str(path)!r} not found (looked at {', '.join(tried)}); check the dataset's path", file=str(path))
 
 

@@ -66,7 +66,7 @@ WORKLOADS = [
     Workload("5-shot chat, 2,000-char rows", _gen(CHAT_ICE, CHAT_PROMPT, 5), dict(abbr="llama3", type="CompletionModel", meta_template=LLAMA3), 2000),
 ]
 
-_WORDS = "the of a model answer question energy cell river number light value system function market theory".split()
+_WORDS = ["the", "of", "a", "model", "answer", "question", "energy", "cell", "river", "number", "light", "value", "system", "function", "market", "theory"]
 
 
 def make_rows(count: int, row_chars: int, seed: int) -> list[dict[str, str]]:

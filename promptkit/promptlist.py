@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Union, overload
+from typing import Any, Literal, overload
 
 from promptkit._placeholders import compile_text
 from promptkit.errors import TemplateError
@@ -74,7 +74,7 @@ class RoleItem:
         return out
 
 
-Item = Union[str, RoleItem, Marker]
+Item = str | RoleItem | Marker
 
 _ROLE_KEYS = frozenset(("role", "prompt", "fallback_role", "begin", "end"))
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-# Config files are data for the tests, not test modules.
-collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "fixtures/*"]
-
 from promptkit import Renderer, build_dataset, build_model
+
+# Config files are data for the tests, not test modules.
+collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -110,7 +110,7 @@ def _check_range(size: Any, key: str) -> None:
         raise ConfigError(f"{key}={size!r} is not a slice string such as '[:100]', '[100:200]' or '[::2]'", key=f"reader_cfg.{key}")
 
 
-def apply_range(rows: list[Row], size: Any) -> list[Row]:
+def apply_range(rows: Sequence[Row], size: Any) -> Sequence[Row]:
     """Select rows as OpenCompass's ``load_partial_dataset`` does (see :class:`ReaderConfig`)."""
     if size is None:
         return rows

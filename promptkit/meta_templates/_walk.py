@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
 
 from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.spec import MetaRole, MetaTemplate
@@ -52,7 +51,7 @@ class Cut:
     begin: str
 
 
-Event = Union[Text, Rendered, Cut]
+Event = Text | Rendered | Cut
 
 
 class _Roles:
@@ -153,11 +152,11 @@ def _walk_turns(section_items: tuple[Item, ...], roles: _Roles, cut_allowed: boo
             if isinstance(element, str):
                 yield Text(element)
                 continue
-            item = unit.get(element.role)
+            role_item = unit.get(element.role)
             if cut_here and element.generate:
-                yield Cut(element, item.begin if item is not None and item.begin is not None else element.begin)
+                yield Cut(element, role_item.begin if role_item is not None and role_item.begin is not None else element.begin)
                 return
-            yield _render_one(element, item)
+            yield _render_one(element, role_item)
 
 
 def make_roles(meta: MetaTemplate) -> _Roles:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError, MetaTemplateError
 from promptkit.meta_templates._walk import make_roles
@@ -45,7 +45,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 Message = dict[str, Any]
-FinalInput = Union[str, list[Message]]
+FinalInput = str | list[Message]
 TokenCounter = Callable[[str], int]
 
 _TOKEN_COUNTERS: dict[str, TokenCounter] = {

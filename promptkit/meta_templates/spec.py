@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from promptkit.errors import MetaTemplateError
 
@@ -73,7 +73,7 @@ class MetaRole:
         )
 
 
-RoundElement = Union[MetaRole, str]
+RoundElement = MetaRole | str
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError
@@ -27,8 +27,8 @@ from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
 __all__ = ["PromptTemplate"]
 
-Ice = Union[str, PromptList]
-Prompt = Union[str, PromptList]
+Ice = str | PromptList
+Prompt = str | PromptList
 
 _CHAT_KEYS = ("begin", "round", "end")
 _ROLE_KEYS = ("role", "prompt", "fallback_role", "begin", "end")
@@ -188,7 +188,7 @@ class _ChatBody:
         return PromptList._of(tuple(out))
 
 
-Body = Union[_StringBody, _ChatBody]
+Body = _StringBody | _ChatBody
 
 
 class PromptTemplate:

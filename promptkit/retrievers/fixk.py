@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from promptkit.data.reader import ReaderConfig
@@ -17,7 +17,7 @@ class FixKRetriever(Retriever):
 
     def __init__(self, fix_id_list: Sequence[int], ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num)
-        if isinstance(fix_id_list, (str, bytes)) or not isinstance(fix_id_list, Sequence) and not hasattr(fix_id_list, "__iter__"):
+        if isinstance(fix_id_list, (str, bytes, Mapping)) or not isinstance(fix_id_list, Iterable):
             raise RetrieverError(f"fix_id_list must be a list of row ids (got {fix_id_list!r})", key="fix_id_list")
         ids = list(fix_id_list)
         for i in ids:

@@ -85,7 +85,9 @@ class Renderer:
         self.inferencer = dataset.inferencer
         self.output_column = dataset.reader.output_column
         self.template: PromptTemplate = dataset.prompt_template or dataset.ice_template  # type: ignore[assignment]
-        self.max_seq_len = (model.max_seq_len if model is not None and model.max_seq_len is not None else None) or self.inferencer.max_seq_len
+        # The model config's max_seq_len wins, as OpenCompass's infer task copies it onto the inferencer.
+        model_limit = model.max_seq_len if model is not None else None
+        self.max_seq_len = model_limit if model_limit is not None else self.inferencer.max_seq_len
         self.token_counter = token_counter or (model.token_counter if model is not None else None)
         if self.max_seq_len and self.token_counter is None:
             logger.info(
@@ -159,8 +161,8 @@ class Renderer:
         if not 0 <= index < len(rows):
             raise ConfigError(
                 f"index {index} is out of range: the test split has {len(rows)} rows (0 to {len(rows) - 1})",
-                dataset=self.dataset.abbr,
                 key="index",
+                **self._where,
             )
         return self._render(rows[index], index, self.ice_indices[index])
 
@@ -173,7 +175,6 @@ class Renderer:
 
     def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
         if self.mode == "gen":
-            label = None
             try:
                 intermediate, final, used = self._fit(row, list(ice_idx), None)
             except PromptkitError as error:

@@ -114,3 +114,17 @@ def test_config_file_errors(tmp_path: Path):
     broken = write(tmp_path / "b.py", "datasets = [undefined_name]\n")
     with pytest.raises(ConfigError, match=r"cannot load config: NameError: name 'undefined_name' is not defined"):
         load_datasets(broken)
+
+
+def test_opencompass_model_config_ports_by_changing_the_import(tmp_path: Path):
+    """`from opencompass.models import HuggingFaceCausalLM` becomes `from promptkit.models import HuggingFaceCausalLM`."""
+    path = write(
+        tmp_path / "m.py",
+        "from promptkit.models import HuggingFaceCausalLM\n"
+        "_meta = dict(round=[dict(role='HUMAN', begin='<|User|>:', end='\\n'), dict(role='BOT', begin='<|Bot|>:', end='<eoa>\\n', generate=True)])\n"
+        "models = [dict(type=HuggingFaceCausalLM, abbr='internlm-chat-7b', path='internlm/internlm-chat-7b', tokenizer_path='internlm/internlm-chat-7b',\n"
+        "               model_kwargs=dict(trust_remote_code=True, device_map='auto'), tokenizer_kwargs=dict(padding_side='left'),\n"
+        "               max_out_len=100, max_seq_len=2048, batch_size=8, meta_template=_meta, run_cfg=dict(num_gpus=1, num_procs=1), end_str='<eoa>')]\n",
+    )
+    [model] = load_models(path)
+    assert model.abbr == "internlm-chat-7b" and model.render("x") == "x"

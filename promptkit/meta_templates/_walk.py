@@ -57,10 +57,28 @@ Event = Text | Rendered | Cut
 class _Roles:
     """Name lookups of one meta template, computed once per model."""
 
+    #: How many rendered sections to remember (shots recur from row to row).
+    SECTION_CACHE_SIZE = 1024
+
     def __init__(self, meta: MetaTemplate) -> None:
         self.meta = meta
         self.order = {role.role: i for i, role in enumerate(meta.round_roles)}
         self.by_name = {role.role: role for role in meta.round_roles + meta.reserved}
+        self._sections: dict[tuple[Item, ...], tuple[Event, ...]] = {}
+
+    def section_events(self, section_items: tuple[Item, ...], section: str) -> tuple[Event, ...]:
+        """The events of a section that generation cannot cut (a shot, a ppl round), memoised.
+
+        Items are frozen values, so equal items always give equal events: a
+        shot used by many rows is walked once.
+        """
+        events = self._sections.get(section_items)
+        if events is None:
+            events = tuple(_walk_turns(section_items, self, False, section))
+            if len(self._sections) >= self.SECTION_CACHE_SIZE:
+                self._sections.clear()
+            self._sections[section_items] = events
+        return events
 
     def resolve(self, item: RoleItem) -> MetaRole:
         spec = self.by_name.get(item.role)
@@ -102,12 +120,13 @@ def walk(items: tuple[Item, ...], roles: _Roles, mode: str) -> Iterator[Event]:
                 open_ = stack[-1][0] if stack else "nothing"
                 raise MetaTemplateError(f"section markers do not match: </{item.section}> closes {open_}", section=item.section)
             section, start = stack.pop()
-            if section in ("round", "ice"):
-                cut_allowed = mode == "gen" and section == "round"
-                for event in _walk_turns(items[start:index], roles, cut_allowed, section):
+            if section == "round" and mode == "gen":
+                for event in _walk_turns(items[start:index], roles, True, section):
                     yield event
                     if type(event) is Cut:
                         return
+            elif section in ("round", "ice"):
+                yield from roles.section_events(items[start:index], section)
         elif type(item) is RoleItem:
             if stack and stack[-1][0] in ("round", "ice"):
                 continue  # rendered when its section closes

@@ -19,6 +19,8 @@ call site has to repeat it.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
@@ -86,3 +88,15 @@ class MetaTemplateError(PromptkitError):
 
 class MissingDependencyError(PromptkitError):
     """An optional dependency is missing; the message gives the pip command."""
+
+
+def closest(word: object, choices: Iterable[object]) -> str | None:
+    """The choice most like ``word``, if any is close."""
+    close = difflib.get_close_matches(str(word), [str(choice) for choice in choices], n=1)
+    return close[0] if close else None
+
+
+def did_you_mean(word: object, choices: Iterable[object]) -> str:
+    """``" (did you mean 'x'?)"`` for the closest of ``choices``, or ``""``."""
+    close = closest(word, choices)
+    return f" (did you mean {close!r}?)" if close else ""

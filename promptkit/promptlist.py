@@ -32,9 +32,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, overload
 
 from promptkit._placeholders import compile_text
-from promptkit.errors import TemplateError
+from promptkit.errors import TemplateError, did_you_mean
 
-__all__ = ["Item", "Marker", "PromptList", "RoleItem"]
+__all__ = ["ROLE_ITEM_KEYS", "Item", "Marker", "PromptList", "RoleItem", "check_role_item"]
 
 SECTIONS = ("begin", "round", "end", "ice")
 
@@ -76,7 +76,23 @@ class RoleItem:
 
 Item = str | RoleItem | Marker
 
-_ROLE_KEYS = frozenset(("role", "prompt", "fallback_role", "begin", "end"))
+#: The keys a role item of a template may have.
+ROLE_ITEM_KEYS = ("role", "prompt", "fallback_role", "begin", "end")
+
+
+def check_role_item(spec: Mapping[str, Any], where: str = "") -> None:
+    """Raise a TemplateError unless ``spec`` is a valid role item dict (``where`` prefixes the message)."""
+    prefix = f"{where}: " if where else ""
+    for key in spec:
+        if key not in ROLE_ITEM_KEYS:
+            hint = " (multimodal parts need MMPromptTemplate)" if key == "prompt_mm" else did_you_mean(key, ROLE_ITEM_KEYS)
+            raise TemplateError(f"{prefix}unknown key {key!r} in a role item{hint}; a role item takes {list(ROLE_ITEM_KEYS)}")
+    if not isinstance(spec.get("role"), str) or not spec["role"]:
+        raise TemplateError(f"{prefix}a role item needs a 'role' name (e.g. dict(role='HUMAN', prompt='{{question}}')), got {dict(spec)!r}")
+    for key in ROLE_ITEM_KEYS:
+        value = spec.get(key)
+        if value is not None and not isinstance(value, str):
+            raise TemplateError(f"{prefix}{key!r} must be a str (got {value!r} that is a {type(value).__name__})")
 
 
 def item_from_obj(obj: Any) -> Item:
@@ -89,14 +105,7 @@ def item_from_obj(obj: Any) -> Item:
                 raise TemplateError(f"invalid section marker {dict(obj)!r}: section must be one of {SECTIONS}, pos 'begin' or 'end'")
             return Marker(obj["section"], obj["pos"])
         if "role" in obj:
-            unknown = set(obj) - _ROLE_KEYS
-            if unknown:
-                raise TemplateError(
-                    f"role item {dict(obj)!r} has unknown key(s) {sorted(unknown)}; a role item takes {sorted(_ROLE_KEYS)}"
-                )
-            for key in _ROLE_KEYS:
-                if key in obj and obj[key] is not None and not isinstance(obj[key], str):
-                    raise TemplateError(f"role item {dict(obj)!r}: {key!r} must be a str (got {type(obj[key]).__name__})")
+            check_role_item(obj)
             return RoleItem(obj["role"], obj.get("prompt"), obj.get("fallback_role"), obj.get("begin"), obj.get("end"))
     raise TemplateError(
         f"a prompt item must be a str, a role dict (role=..., prompt=...) or a section marker (got {obj!r} that is a {type(obj).__name__})"

@@ -82,7 +82,7 @@ def test_invalid_items_are_rejected_with_their_type():
 
 def test_unknown_role_key_is_rejected():
     """A typo in a role item's keys is caught."""
-    with pytest.raises(TemplateError, match=r"unknown key\(s\) \['promt'\]"):
+    with pytest.raises(TemplateError, match=r"unknown key 'promt' in a role item \(did you mean 'prompt'\?\)"):
         PromptList([{"role": "HUMAN", "promt": "x"}])
 
 

@@ -8,7 +8,6 @@ meta_template, ...)]``.  Files are mmengine ``Config`` Python files, so
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any
 from promptkit.config.registry import resolve_type
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.data.reader import ReaderConfig
-from promptkit.errors import ConfigError, PromptkitError
+from promptkit.errors import ConfigError, PromptkitError, closest, did_you_mean
 from promptkit.inferencers import Inferencer
 from promptkit.meta_templates.models import Model
 from promptkit.retrievers.base import Retriever
@@ -105,8 +104,7 @@ def _instantiate(cfg: Any, kind: str, key: str) -> Any:
     if not takes_any:
         for name in kwargs:
             if name not in params:
-                close = difflib.get_close_matches(name, list(params), n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                hint = did_you_mean(name, params)
                 raise ConfigError(f"{cls.__name__} has no parameter {name!r}{hint}; it takes {list(params)}", key=f"{where}{name}")
     missing = [
         name
@@ -148,8 +146,8 @@ def build_dataset(cfg: Mapping[str, Any], config_path: Path | None = None) -> Da
 def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) -> DatasetSpec:
     for key in ("reader_cfg", "infer_cfg"):
         if key not in cfg:
-            close = difflib.get_close_matches(key, [str(k) for k in cfg], n=1)
-            hint = f" (is {close[0]!r} a typo?)" if close else ""
+            typo = closest(key, cfg)
+            hint = f" (is {typo!r} a typo?)" if typo else ""
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
     loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
@@ -159,8 +157,7 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")
     for key in infer:
         if key not in _INFER_KEYS:
-            close = difflib.get_close_matches(str(key), _INFER_KEYS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(key, _INFER_KEYS)
             raise ConfigError(f"unknown key {key!r} in infer_cfg{hint}; it takes {list(_INFER_KEYS)}", key=f"infer_cfg.{key}")
     templates = {key: _template(infer.get(key), f"infer_cfg.{key}") for key in ("ice_template", "prompt_template")}
     ice_template, prompt_template = templates["ice_template"], templates["prompt_template"]

@@ -7,11 +7,10 @@ imports change.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from promptkit.data.loaders import JsonlDataset, RowsDataset
-from promptkit.errors import ConfigError
+from promptkit.errors import ConfigError, did_you_mean
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates.models import MODEL_CLASSES
 from promptkit.retrievers import FixKRetriever, ZeroRetriever
@@ -42,6 +41,5 @@ def resolve_type(value: Any, kind: str, key: str) -> type:
         raise ConfigError(f"type must be a class or a class name (got {value!r})", key=key)
     if name in known:
         return known[name]
-    close = difflib.get_close_matches(name, list(known), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    hint = did_you_mean(name, known)
     raise ConfigError(f"unknown {kind} type {name!r}{hint}; known {kind} types: {', '.join(sorted(known))}", key=key)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from promptkit.errors import ConfigError, DatasetError
+from promptkit.errors import ConfigError, DatasetError, did_you_mean
 
 __all__ = ["ReaderConfig"]
 
@@ -54,8 +53,7 @@ class ReaderConfig:
             raise ConfigError(f"reader_cfg must be a dict (got {type(cfg).__name__})", key="reader_cfg")
         for key in cfg:
             if key not in _KEYS:
-                close = difflib.get_close_matches(str(key), _KEYS, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                hint = did_you_mean(key, _KEYS)
                 raise ConfigError(f"unknown key {key!r} in reader_cfg{hint}; it takes {list(_KEYS)}", key=f"reader_cfg.{key}")
         if "input_columns" not in cfg:
             raise ConfigError("reader_cfg needs input_columns (a list of column names)", key="reader_cfg.input_columns")

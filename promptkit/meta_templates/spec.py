@@ -13,23 +13,20 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from promptkit.errors import MetaTemplateError
+from promptkit.errors import MetaTemplateError, did_you_mean
 
 __all__ = ["MetaRole", "MetaTemplate"]
 
-_ROLE_KEYS = ("role", "begin", "end", "prompt", "generate", "api_role", "fallback_role")
+_META_ROLE_KEYS = ("role", "begin", "end", "prompt", "generate", "api_role", "fallback_role")
 _META_KEYS = ("round", "reserved_roles", "begin", "end", "eos_token_id")
 
 
 def _unknown_key(key: str, known: Sequence[str], where: str) -> MetaTemplateError:
-    close = difflib.get_close_matches(str(key), known, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return MetaTemplateError(f"unknown key {key!r} in {where}{hint}; it takes {list(known)}", key=str(key))
+    return MetaTemplateError(f"unknown key {key!r} in {where}{did_you_mean(key, known)}; it takes {list(known)}", key=str(key))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +45,8 @@ class MetaRole:
         if not isinstance(spec, Mapping):
             raise MetaTemplateError(f"{where} must be a role dict such as dict(role='HUMAN', begin='User: ', end='\\n') (got {spec!r})")
         for key in spec:
-            if key not in _ROLE_KEYS:
-                raise _unknown_key(key, _ROLE_KEYS, where)
+            if key not in _META_ROLE_KEYS:
+                raise _unknown_key(key, _META_ROLE_KEYS, where)
         if not isinstance(spec.get("role"), str):
             raise MetaTemplateError(f"{where} needs a 'role' name (got {dict(spec)!r})")
         for key in ("begin", "end"):

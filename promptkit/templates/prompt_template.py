@@ -17,13 +17,12 @@ a row is a single pass over prepared pieces.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from promptkit._placeholders import CompiledText, compile_text
-from promptkit.errors import TemplateError
-from promptkit.promptlist import Item, Marker, PromptList, RoleItem
+from promptkit.errors import TemplateError, did_you_mean
+from promptkit.promptlist import Item, Marker, PromptList, RoleItem, check_role_item
 
 __all__ = ["PromptTemplate"]
 
@@ -31,13 +30,7 @@ Ice = str | PromptList
 Prompt = str | PromptList
 
 _CHAT_KEYS = ("begin", "round", "end")
-_ROLE_KEYS = ("role", "prompt", "fallback_role", "begin", "end")
 _MARKERS = {(s, p): Marker(s, p) for s in ("begin", "round", "end", "ice") for p in ("begin", "end")}
-
-
-def _did_you_mean(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class _Text:
@@ -68,15 +61,7 @@ class _Role:
     __slots__ = ("role", "prompt", "fallback_role", "begin", "end")
 
     def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
-        unknown = [key for key in spec if key not in _ROLE_KEYS]
-        if unknown:
-            hint = " (multimodal parts need MMPromptTemplate)" if "prompt_mm" in unknown else _did_you_mean(unknown[0], _ROLE_KEYS)
-            raise TemplateError(f"{where}: unknown key {unknown[0]!r} in a role item{hint}; a role item takes {list(_ROLE_KEYS)}")
-        if "role" not in spec:
-            raise TemplateError(f"{where}: a role item needs 'role' (e.g. dict(role='HUMAN', prompt='{{question}}')), got {dict(spec)!r}")
-        for key in _ROLE_KEYS:
-            if spec.get(key) is not None and not isinstance(spec[key], str):
-                raise TemplateError(f"{where}: {key!r} must be a str (got {spec[key]!r} that is a {type(spec[key]).__name__})")
+        check_role_item(spec, where)
         self.role: str = spec["role"]
         prompt = spec.get("prompt")
         self.prompt = None if prompt is None else _Text(prompt, ice_token, sep_token)
@@ -223,7 +208,7 @@ class PromptTemplate:
                     if not isinstance(value, (str, Mapping)):
                         hint = ""
                         if isinstance(label, str) and label not in _CHAT_KEYS:
-                            guess = _did_you_mean(label, _CHAT_KEYS)
+                            guess = did_you_mean(label, _CHAT_KEYS)
                             if guess:
                                 hint = f"; if this is meant as a chat template, its keys are begin/round/end{guess}"
                         raise TemplateError(

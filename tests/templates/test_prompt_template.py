@@ -120,8 +120,10 @@ def test_chat_template_without_round_is_an_error():
 
 def test_role_item_without_role_and_with_typos_are_errors():
     """Role items need 'role'; unknown keys get a did-you-mean."""
-    with pytest.raises(TemplateError, match=r"round\[0\]: a role item needs 'role'"):
+    with pytest.raises(TemplateError, match=r"round\[0\]: a role item needs a 'role' name"):
         PromptTemplate(dict(round=[dict(prompt="x")]))
+    with pytest.raises(TemplateError, match=r"round\[0\]: a role item needs a 'role' name"):
+        PromptTemplate(dict(round=[dict(role=None, prompt="x")]))
     with pytest.raises(TemplateError, match=r"round\[0\]: unknown key 'fallback' in a role item \(did you mean 'fallback_role'\?\)"):
         PromptTemplate(dict(round=[dict(role="HUMAN", fallback="BOT")]))
 

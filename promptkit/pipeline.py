@@ -22,7 +22,7 @@ from typing import Any
 
 from promptkit.config.loader import DatasetSpec
 from promptkit.data.reader import apply_range
-from promptkit.errors import ConfigError, PromptkitError, TemplateError
+from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter, count_tokens
 from promptkit.promptlist import PromptList
@@ -105,8 +105,10 @@ class Renderer:
             base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
             splits = self.dataset.loader.load(base_dir)
             reader = self.dataset.reader
-            pool = apply_range(splits.get(reader.train_split), reader.train_range)
-            test = apply_range(splits.get(reader.test_split), reader.test_range)
+            pool = apply_range(splits.get(reader.train_split), reader.train_range, "reader_cfg.train_range")
+            test = apply_range(splits.get(reader.test_split), reader.test_range, "reader_cfg.test_range")
+            if not test:
+                raise DatasetError(f"the test split {reader.test_split!r} has no rows; check the data file and reader_cfg.test_range")
             reader.check_columns(test, reader.test_split)
             if pool is not test:
                 reader.check_columns(pool, reader.train_split)
@@ -135,7 +137,14 @@ class Renderer:
         if self.dataset.ice_template is None:
             return None
         retriever = self.dataset.retriever
-        return ShotRenderer(self.dataset.ice_template, self.pool, self.output_column, retriever.ice_separator, retriever.ice_eos_token)
+        return ShotRenderer(
+            self.dataset.ice_template,
+            self.pool,
+            self.output_column,
+            retriever.ice_separator,
+            retriever.ice_eos_token,
+            sep_token=self.template.sep_token,
+        )
 
     @cached_property
     def labels(self) -> list[Hashable]:
@@ -216,7 +225,9 @@ class Renderer:
 
     def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput]:
         ice = self._ice(ice_idx)
-        prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=self._mask_value)
+        # The item under test never shows its gold answer: gen renders the replacement token, ppl the candidate label.
+        mask_value = self._mask_value if label is None else str(label)
+        prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=mask_value)
         return prompt, self._final_model.render(prompt, self.mode)
 
     def _ice(self, ice_idx: list[int]) -> Ice:

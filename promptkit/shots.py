@@ -27,7 +27,11 @@ __all__ = ["ShotRenderer"]
 
 
 class ShotRenderer:
-    """Renders and joins shots from a pool of rows; each shot is rendered once and cached."""
+    """Renders and joins shots from a pool of rows; each shot is rendered once and cached.
+
+    ``sep_token`` (the prompt template's) is removed from the joined block, as
+    OpenCompass removes it from the whole generation prompt.
+    """
 
     def __init__(
         self,
@@ -36,6 +40,7 @@ class ShotRenderer:
         output_column: str | None,
         separator: str,
         eos_token: str,
+        sep_token: str | None = None,
     ) -> None:
         self.template = template
         self.pool = pool
@@ -43,6 +48,7 @@ class ShotRenderer:
         chat = template.kind == "chat"
         self.separator = "" if chat else separator
         self.eos_token = "" if chat else eos_token
+        self.sep_token = sep_token
         self._shots: dict[int, Prompt] = {}
         self._last: tuple[tuple[int, ...], Ice] | None = None
 
@@ -67,6 +73,8 @@ class ShotRenderer:
         if self._last is not None and self._last[0] == key:
             return self._last[1]
         ice = self._join([self.shot(i) for i in key])
+        if self.sep_token:
+            ice = ice.replace(self.sep_token, "")
         self._last = (key, ice)
         return ice
 

@@ -59,14 +59,25 @@ def test_ppl_label_ice_template_uses_each_shots_gold_label(make_renderer):
     assert [p.prompt for p in prompts] == ["s1=one\ns0=zero\nq0=x", "s1=one\ns0=zero\nq0=y"]
 
 
-def test_ppl_does_not_leak_the_gold_answer(make_renderer):
-    """In ppl mode too the item under test's answer column is masked (OpenCompass substitutes it)."""
+def test_ppl_fills_the_candidate_label_not_the_gold_answer(make_renderer):
+    """In ppl mode the answer column renders as the candidate label (OpenCompass substitutes the gold answer)."""
     infer = dict(
         prompt_template=dict(type="PromptTemplate", template={"A": "{question} gold={answer} -> A"}),
         retriever=dict(type="ZeroRetriever"),
         inferencer=dict(type="PPLInferencer"),
     )
-    assert make_renderer(ROWS[:1], infer).render(0)[0].prompt == "q0 gold= -> A"
+    assert make_renderer(ROWS[:1], infer).render(0)[0].prompt == "q0 gold=A -> A"
+
+
+def test_ppl_without_label_template_scores_each_answer_value(make_renderer):
+    """A plain template in ppl mode renders one prompt per distinct answer, that answer filled in."""
+    infer = dict(
+        prompt_template=dict(type="PromptTemplate", template="Q: {question} A: {answer}"),
+        retriever=dict(type="ZeroRetriever"),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    prompts = make_renderer(ROWS[:2], infer).render(1)
+    assert [(p.label, p.prompt) for p in prompts] == [("a0", "Q: q1 A: a0"), ("a1", "Q: q1 A: a1")]
 
 
 def test_ppl_labels_from_inferencer(make_renderer):
@@ -181,3 +192,20 @@ def test_chat_model_with_string_shots_in_begin(make_renderer):
     )
     [p] = make_renderer(ROWS, infer, train_rows=POOL, model=dict(abbr="c", type="ChatModel")).render(0)
     assert p.prompt == [{"role": "user", "content": "Q: s0\nA: b0\nQ: q0"}]
+
+
+def test_prompt_templates_sep_token_is_removed_from_the_shots(make_renderer):
+    """The prompt template's sep_token is removed from the shots too, even when the ice_template declares none."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template="Q:{question} A:<SEP> {answer}"),
+        prompt_template=dict(type="PromptTemplate", template="</E>Q:{question} A:<SEP> {answer}", ice_token="</E>", sep_token="<SEP>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
+        inferencer=dict(type="GenInferencer"),
+    )
+    assert make_renderer(ROWS, infer, train_rows=POOL).render(2)[0].prompt == "Q:s0 A: b0\nQ:s1 A: b1\nQ:q2 A: "
+
+
+def test_empty_test_split_is_an_error(make_renderer):
+    """A dataset whose test split has no rows is reported, not rendered as nothing."""
+    with pytest.raises(Exception, match=r"dataset 'demo': the test split 'test' has no rows"):
+        len(make_renderer([], STRING_FEWSHOT, train_rows=POOL))

@@ -83,8 +83,10 @@ def parse_indices(spec: str, total: int) -> list[int]:
                 chosen.update(range(total)[slice(*bounds)])
                 continue
             if "-" in part:
-                low, high = part.split("-", 1)
-                numbers = list(range(int(low), int(high) + 1))
+                low, high = (int(x) for x in part.split("-", 1))
+                if high < low:
+                    raise ConfigError(f"--indices {spec!r}: the range {part!r} runs backwards; write {high}-{low}")
+                numbers = list(range(low, high + 1))
             else:
                 numbers = [int(part)]
         except ValueError:
@@ -137,7 +139,11 @@ def _preview(args: argparse.Namespace) -> int:
             raise ConfigError(f"--count must be at least 1 (got {args.count})")
         total = len(renderer)
         if not 0 <= args.index < total:
-            raise ConfigError(f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})", dataset=dataset.abbr)
+            raise ConfigError(
+                f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})",
+                config=args.dataset_config,
+                dataset=dataset.abbr,
+            )
         stop = min(args.index + args.count, total)
         show(renderer, range(args.index, stop), config=Path(args.dataset_config), force_color=force)
     return 0

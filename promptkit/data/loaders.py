@@ -25,13 +25,20 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True)
 class Splits:
-    """Rows by split name; ``shared`` holds the rows every split name resolves to (single-file datasets)."""
+    """Rows by split name; ``shared`` holds the rows of a single-file dataset, its 'train' and 'test' splits."""
 
     by_name: Mapping[str, list[Row]]
     shared: list[Row] | None = None
 
     def get(self, split: str) -> list[Row]:
         if self.shared is not None:
+            # One file serves as both 'train' and 'test' (OpenCompass's DatasetReader), and as nothing else.
+            if split not in ("train", "test"):
+                raise DatasetError(
+                    f"split {split!r} does not exist: the dataset is a single file, used as the splits 'train' and 'test'; "
+                    f"name the files per split, e.g. path=dict({split}='...', test='...')",
+                    key=split,
+                )
             return self.shared
         try:
             return self.by_name[split]
@@ -108,13 +115,12 @@ def read_rows(path: Path) -> list[Row]:
     if suffix == ".json":
         return _read_json(path)
     if suffix == ".csv":
-        with path.open(newline="", encoding="utf-8") as handle:
-            return [dict(row) for row in csv.DictReader(handle)]
+        return _read_csv(path)
     raise DatasetError(f"unsupported data file type {suffix!r}; use .jsonl, .json or .csv", file=str(path))
 
 
 def _read_jsonl(path: Path) -> list[Row]:
-    return _read_jsonl_lines(path, path.read_text(encoding="utf-8"))
+    return _read_jsonl_lines(path, path.read_text(encoding="utf-8-sig"))
 
 
 def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
@@ -139,9 +145,32 @@ def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
     return rows
 
 
+def _read_csv(path: Path) -> list[Row]:
+    """Rows of a CSV file with a header line; a row with missing or extra fields is an error naming its line."""
+    rows: list[Row] = []
+    with path.open(newline="", encoding="utf-8-sig") as handle:
+        reader = csv.DictReader(handle, restkey=_EXTRA, restval=_MISSING)
+        for row in reader:
+            if _EXTRA in row or _MISSING in row.values():
+                count = len(reader.fieldnames or ())
+                raise DatasetError(
+                    f"the row has {'more' if _EXTRA in row else 'fewer'} fields than the {count} columns of the header; "
+                    "quote fields that contain commas",
+                    file=str(path),
+                    line=reader.line_num,
+                )
+            rows.append(row)
+    return rows
+
+
+# DictReader fills these in for fields a row lacks or has too many of.
+_EXTRA = "\x00extra"
+_MISSING = object()
+
+
 def _read_json(path: Path) -> list[Row]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as error:
         raise DatasetError(f"invalid JSON: {error.msg}", file=str(path), line=error.lineno) from None
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):

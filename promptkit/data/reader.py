@@ -102,14 +102,14 @@ def _check_range(size: Any, key: str) -> None:
         return
     if isinstance(size, bool) or not isinstance(size, (int, float, str)):
         raise ConfigError(f"{key} must be an int, a fraction or a slice string like '[:100]' (got {size!r})", key=f"reader_cfg.{key}")
-    if isinstance(size, float) and not (0 < size < 1) and size != int(size):
-        raise ConfigError(f"{key}={size!r}: a float range must be a fraction in (0, 1)", key=f"reader_cfg.{key}")
+    if isinstance(size, float) and not 0 < size < 1:
+        raise ConfigError(f"{key}={size!r}: a float range must be a fraction in (0, 1); use an int for a number of rows", key=f"reader_cfg.{key}")
     if isinstance(size, str) and not _SLICE.match(size.strip()):
         raise ConfigError(f"{key}={size!r} is not a slice string such as '[:100]', '[100:200]' or '[::2]'", key=f"reader_cfg.{key}")
 
 
-def apply_range(rows: Sequence[Row], size: Any) -> Sequence[Row]:
-    """Select rows as OpenCompass's ``load_partial_dataset`` does (see :class:`ReaderConfig`)."""
+def apply_range(rows: Sequence[Row], size: Any, key: str = "range") -> Sequence[Row]:
+    """Select rows as OpenCompass's ``load_partial_dataset`` does (see :class:`ReaderConfig`); ``key`` names the setting in errors."""
     if size is None:
         return rows
     total = len(rows)
@@ -118,7 +118,7 @@ def apply_range(rows: Sequence[Row], size: Any) -> Sequence[Row]:
         assert match is not None  # checked by ReaderConfig.from_config
         start, stop, step = (int(g) if g not in (None, "") else None for g in match.groups())
         if ":" not in size:
-            raise ConfigError(f"range {size!r} selects a single row; use a slice such as '[{start}:{(start or 0) + 1}]'")
+            raise ConfigError(f"range {size!r} selects a single row; use a slice such as '[{start}:{(start or 0) + 1}]'", key=key)
         return rows[slice(start, stop, step)]
     if size >= total or size <= 0:
         return rows

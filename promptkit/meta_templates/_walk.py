@@ -143,8 +143,12 @@ def _walk_turns(section_items: tuple[Item, ...], roles: _Roles, cut_allowed: boo
     units: list[dict[str, RoleItem] | tuple[MetaRole, RoleItem]] = []
     current: dict[str, RoleItem] | None = None
     last_order = -1
+    depth = 0  # items of a section nested in this one (shots spliced into a round) were rendered when it closed
     for position, item in enumerate(section_items):
-        if type(item) is not RoleItem:
+        if type(item) is Marker:
+            depth += 1 if item.pos == "begin" else -1
+            continue
+        if type(item) is not RoleItem or depth:
             continue
         try:
             spec = roles.resolve(item)

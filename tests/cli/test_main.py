@@ -95,7 +95,7 @@ def test_errors_are_one_line_without_traceback(configs, capsys):
     dataset, _ = configs
     assert main(["preview", str(dataset), "--index", "9"]) == 1
     err = capsys.readouterr().err
-    assert err == "promptkit: error: dataset 'qa_gen': --index 9 is out of range: the test split has 3 rows (0 to 2)\n"
+    assert err == f"promptkit: error: config {dataset}, dataset 'qa_gen': --index 9 is out of range: the test split has 3 rows (0 to 2)\n"
 
 
 def test_unknown_dataset_abbr(configs, capsys):
@@ -120,3 +120,5 @@ def test_indices_spec():
         parse_indices("10", 10)
     with pytest.raises(Exception, match=r"'x' is not an index"):
         parse_indices("x", 10)
+    with pytest.raises(Exception, match=r"the range '5-2' runs backwards; write 2-5"):
+        parse_indices("5-2", 10)

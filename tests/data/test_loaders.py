@@ -21,11 +21,13 @@ def test_jsonl_json_and_csv_give_the_same_rows(tmp_path: Path):
         assert JsonlDataset(path=name).load(tmp_path).get("test") == rows
 
 
-def test_single_file_serves_every_split(tmp_path: Path):
-    """A single path is used for train and test alike."""
+def test_single_file_serves_train_and_test_only(tmp_path: Path):
+    """A single path is used for train and test alike; another split name is an error, not a silent reuse of the test rows."""
     (tmp_path / "d.jsonl").write_text('{"q": 1}\n')
     splits = JsonlDataset(path="d.jsonl").load(tmp_path)
     assert splits.get("train") is splits.get("test")
+    with pytest.raises(DatasetError, match=r"split 'dev' does not exist: the dataset is a single file, used as the splits 'train' and 'test'"):
+        splits.get("dev")
 
 
 def test_split_dict_and_unknown_split(tmp_path: Path):
@@ -92,7 +94,31 @@ def test_bad_range_is_a_config_error():
 def test_rows_dataset_serves_rows_given_in_code():
     """RowsDataset takes rows directly: a list for every split, or a dict of splits."""
     rows = [{"q": 1}]
-    assert RowsDataset(rows).load().get("anything") == rows
+    assert RowsDataset(rows).load().get("train") == rows
     assert RowsDataset({"dev": rows, "test": []}).load().get("dev") == rows
     with pytest.raises(ConfigError, match=r"rows must be a list of dicts, one per row"):
         RowsDataset("q,a")  # type: ignore[arg-type]
+
+
+def test_csv_row_with_missing_or_extra_fields_names_its_line(tmp_path: Path):
+    """A CSV row shorter or longer than the header is an error with its line, not None values."""
+    (tmp_path / "short.csv").write_text("q,a\nq0,A0\nq1\n")
+    with pytest.raises(DatasetError, match=r"line 3: the row has fewer fields than the 2 columns of the header"):
+        JsonlDataset(path="short.csv").load(tmp_path)
+    (tmp_path / "long.csv").write_text("q,a\nq0,A0,extra\n")
+    with pytest.raises(DatasetError, match=r"line 2: the row has more fields than the 2 columns of the header"):
+        JsonlDataset(path="long.csv").load(tmp_path)
+
+
+def test_utf8_byte_order_mark_is_ignored(tmp_path: Path):
+    """Files saved with a UTF-8 BOM (Excel, Notepad) read like files without one."""
+    (tmp_path / "bom.csv").write_bytes("\ufeffq,a\nq0,A0\n".encode())
+    (tmp_path / "bom.jsonl").write_bytes('\ufeff{"q": "q0", "a": "A0"}\n'.encode())
+    for name in ("bom.csv", "bom.jsonl"):
+        assert JsonlDataset(path=name).load(tmp_path).get("test") == [{"q": "q0", "a": "A0"}]
+
+
+def test_float_range_must_be_a_fraction():
+    """test_range=3.0 is rejected instead of silently keeping every row."""
+    with pytest.raises(ConfigError, match=r"test_range=3.0: a float range must be a fraction in \(0, 1\)"):
+        ReaderConfig.from_config(dict(input_columns=["q"], test_range=3.0))

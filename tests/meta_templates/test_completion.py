@@ -191,3 +191,12 @@ def test_duplicate_roles_are_rejected():
     """A role may appear once across round and reserved_roles."""
     with pytest.raises(MetaTemplateError, match=r"role\(s\) \['HUMAN'\] appear more than once"):
         CompletionModel(meta_template=dict(round=[dict(role="HUMAN")], reserved_roles=[dict(role="HUMAN")]))
+
+
+def test_shots_nested_in_a_round_render_once():
+    """Shots spliced inside a round (an ice section nested in it) are rendered once, before the round's own turns."""
+    prompt = rnd(
+        sec("ice", B), {"role": "HUMAN", "prompt": "s1"}, {"role": "BOT", "prompt": "a1"}, sec("ice", E),
+        {"role": "HUMAN", "prompt": "q"}, {"role": "BOT", "prompt": ""},
+    )
+    assert CompletionModel(meta_template=INTERNLM).render(prompt, "gen") == "<BOS><|User|>:s1\n<|Bot|>:a1<eoa>\n<|User|>:q\n<|Bot|>:"

@@ -156,7 +156,14 @@ class Renderer:
         if self.output_column is None:
             raise ConfigError("PPLInferencer needs candidate labels: use a label-keyed template, labels=[...], or an output_column")
         # OpenCompass takes set() order here, which changes between runs; first appearance is stable.
-        return list(dict.fromkeys(row[self.output_column] for row in self.test_rows))
+        try:
+            return list(dict.fromkeys(row[self.output_column] for row in self.test_rows))
+        except TypeError:
+            raise ConfigError(
+                f"PPLInferencer takes its labels from the answer column {self.output_column!r}, but its values are not single "
+                "labels (e.g. lists); give labels=[...] or a label-keyed template",
+                **self._where,
+            ) from None
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from promptkit.errors import ConfigError, MetaTemplateError
+from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
 from promptkit.meta_templates._walk import make_roles
 from promptkit.meta_templates.chat import render_api_messages
 from promptkit.meta_templates.completion import join_without_meta, render_completion
@@ -100,9 +100,6 @@ class Model(ABC):
     def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:
         """The final input for ``prompt``; ``mode`` is ``'gen'`` (cut at the model's turn) or ``'ppl'``."""
 
-    def count_tokens(self, final: FinalInput) -> int | None:
-        return None if self.token_counter is None else count_tokens(final, self.token_counter)
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}(abbr={self.abbr!r})"
 
@@ -119,6 +116,16 @@ class CompletionModel(Model):
     """
 
     kind = "completion"
+
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        meta = super()._meta_template(cfg)
+        if meta is not None and not isinstance(meta.begin, str):
+            raise MetaTemplateError(
+                f"a completion model's meta_template begin must be a str, the text before the prompt (got {meta.begin!r}); "
+                "for a system prompt, add reserved_roles=[dict(role='SYSTEM', begin=..., end=...)] and a SYSTEM item to the template",
+                key="begin",
+            )
+        return meta
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         _check_mode(mode)
@@ -168,11 +175,8 @@ class ChatModel(Model):
                     f"role {role.role!r} has api_role {role.api_role!r}; a chat model maps only HUMAN, BOT and SYSTEM to message roles",
                     key=role.role,
                 )
-        if meta.begin and not (isinstance(meta.begin, Mapping) and isinstance(meta.begin.get("role"), str)):
-            raise MetaTemplateError(
-                f"a chat model's meta_template begin must be a message dict such as dict(role='SYSTEM', prompt='...') (got {meta.begin!r})",
-                key="begin",
-            )
+        if meta.begin:
+            _check_begin_message(meta.begin)
         return meta
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
@@ -196,6 +200,23 @@ class ChatModel(Model):
         if self.passes_unknown_roles:
             return api_role
         raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT or SYSTEM", key=api_role)
+
+
+def _check_begin_message(begin: Any) -> None:
+    example = "dict(role='SYSTEM', prompt='You are a helpful assistant.')"
+    if not isinstance(begin, Mapping) or not isinstance(begin.get("role"), str):
+        raise MetaTemplateError(f"a chat model's meta_template begin must be a message dict such as {example} (got {begin!r})", key="begin")
+    known = ("role", "prompt", "api_role")  # api_role is accepted and, as in OpenCompass, unused: `role` names the message
+    for key in begin:
+        if key not in known:
+            hint = " (its text goes in 'prompt')" if key == "content" else did_you_mean(key, known)
+            raise MetaTemplateError(
+                f"unknown key {key!r} in meta_template begin{hint}; the message takes role and prompt, "
+                f"e.g. {example}",
+                key="begin",
+            )
+    if not isinstance(begin.get("prompt", ""), str):
+        raise MetaTemplateError(f"meta_template begin's prompt must be a str (got {begin['prompt']!r})", key="begin")
 
 
 def _check_mode(mode: str) -> None:

@@ -100,9 +100,12 @@ class MetaTemplate:
         round_: list[RoundElement] = []
         for i, element in enumerate(cfg["round"]):
             round_.append(element if isinstance(element, str) else MetaRole.from_config(element, f"meta_template round[{i}]"))
-        reserved = tuple(
-            MetaRole.from_config(spec, f"meta_template reserved_roles[{i}]") for i, spec in enumerate(cfg.get("reserved_roles") or ())
-        )
+        reserved_cfg = cfg.get("reserved_roles") or ()
+        if not isinstance(reserved_cfg, (list, tuple)):
+            raise MetaTemplateError(
+                f"meta_template reserved_roles must be a list of role dicts (got {reserved_cfg!r})", key="reserved_roles"
+            )
+        reserved = tuple(MetaRole.from_config(spec, f"meta_template reserved_roles[{i}]") for i, spec in enumerate(reserved_cfg))
         names = [r.role for r in round_ if isinstance(r, MetaRole)] + [r.role for r in reserved]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -117,6 +120,3 @@ class MetaTemplate:
     def round_roles(self) -> tuple[MetaRole, ...]:
         return tuple(r for r in self.round if isinstance(r, MetaRole))
 
-    @property
-    def role_names(self) -> tuple[str, ...]:
-        return tuple(r.role for r in self.round_roles) + tuple(r.role for r in self.reserved)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promptkit.data.reader import ReaderConfig
+from promptkit.errors import RetrieverError
 
 __all__ = ["Retriever"]
 
@@ -21,6 +22,11 @@ class Retriever(ABC):
     """Base class: subclasses implement :meth:`retrieve`."""
 
     def __init__(self, ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
+        for name, value in (("ice_separator", ice_separator), ("ice_eos_token", ice_eos_token)):
+            if not isinstance(value, str):
+                raise RetrieverError(f"{name} must be a str (got {value!r} that is a {type(value).__name__})", key=name)
+        if isinstance(ice_num, bool) or not isinstance(ice_num, int) or ice_num < 0:
+            raise RetrieverError(f"ice_num must be a whole number of shots (got {ice_num!r})", key="ice_num")
         self.ice_separator = ice_separator
         self.ice_eos_token = ice_eos_token
         self.ice_num = ice_num

@@ -17,8 +17,8 @@ class FixKRetriever(Retriever):
 
     def __init__(self, fix_id_list: Sequence[int], ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num)
-        if isinstance(fix_id_list, (str, bytes, Mapping)) or not isinstance(fix_id_list, Iterable):
-            raise RetrieverError(f"fix_id_list must be a list of row ids (got {fix_id_list!r})", key="fix_id_list")
+        if isinstance(fix_id_list, (str, bytes, Mapping, set, frozenset)) or not isinstance(fix_id_list, Iterable):
+            raise RetrieverError(f"fix_id_list must be a list of row ids, in the order they are shown (got {fix_id_list!r})", key="fix_id_list")
         ids = list(fix_id_list)
         for i in ids:
             if not isinstance(i, int) or isinstance(i, bool):

@@ -138,3 +138,9 @@ def test_chat_meta_rejects_literal_strings_in_round():
     """Literal strings between roles cannot exist in a chat request."""
     with pytest.raises(MetaTemplateError, match=r"literal string '---' in round"):
         ChatModel(meta_template=dict(round=[dict(role="HUMAN", api_role="HUMAN"), "---"]))
+
+
+def test_begin_message_written_openai_style_is_caught():
+    """begin=dict(role=..., content=...) would lose its text; the error points to 'prompt'."""
+    with pytest.raises(MetaTemplateError, match=r"unknown key 'content' in meta_template begin \(its text goes in 'prompt'\); the message takes role and prompt"):
+        ChatModel(meta_template=dict(WITH_SYSTEM, begin=dict(role="SYSTEM", content="You are a cat.")))

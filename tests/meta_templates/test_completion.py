@@ -200,3 +200,11 @@ def test_shots_nested_in_a_round_render_once():
         {"role": "HUMAN", "prompt": "q"}, {"role": "BOT", "prompt": ""},
     )
     assert CompletionModel(meta_template=INTERNLM).render(prompt, "gen") == "<BOS><|User|>:s1\n<|Bot|>:a1<eoa>\n<|User|>:q\n<|Bot|>:"
+
+
+def test_completion_meta_begin_must_be_text():
+    """A list or message dict as a completion model's begin is rejected at load time, with the way to a system prompt."""
+    with pytest.raises(MetaTemplateError, match=r"begin must be a str, the text before the prompt .* add reserved_roles="):
+        CompletionModel(meta_template=dict(INTERNLM, begin=dict(role="SYSTEM", prompt="You are a cat.")))
+    with pytest.raises(MetaTemplateError, match=r"reserved_roles must be a list of role dicts \(got 'SYSTEM'\)"):
+        CompletionModel(meta_template=dict(INTERNLM, reserved_roles="SYSTEM"))

@@ -32,7 +32,17 @@ def test_fixk_rejects_ids_past_the_pool():
 
 def test_fixk_rejects_non_integer_ids():
     """fix_id_list must be a list of integers."""
-    with pytest.raises(RetrieverError, match=r"fix_id_list must be a list of row ids \(got '0,1'\)"):
+    with pytest.raises(RetrieverError, match=r"fix_id_list must be a list of row ids, in the order they are shown \(got '0,1'\)"):
         FixKRetriever(fix_id_list="0,1")  # type: ignore[arg-type]
     with pytest.raises(RetrieverError, match=r"fix_id_list must hold integers \(got '1' that is a str\)"):
         FixKRetriever(fix_id_list=[0, "1"])  # type: ignore[list-item]
+    with pytest.raises(RetrieverError, match=r"in the order they are shown \(got \{0, 1\}\)"):
+        FixKRetriever(fix_id_list={0, 1})
+
+
+def test_join_settings_must_be_text():
+    """ice_separator and ice_eos_token are strings; ice_num a count."""
+    with pytest.raises(RetrieverError, match=r"ice_separator must be a str \(got 5 that is a int\)"):
+        FixKRetriever(fix_id_list=[0], ice_separator=5)  # type: ignore[arg-type]
+    with pytest.raises(RetrieverError, match=r"ice_eos_token must be a str \(got None that is a NoneType\)"):
+        ZeroRetriever(ice_eos_token=None)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ escapes on purpose::
      └── MissingDependencyError an optional package is not installed
 
 Errors carry *where* they happened (config file, dataset, model, row, label,
-section, key) in :attr:`PromptkitError.context`.  Stages raise with what they
+shot, section, key) in :attr:`PromptkitError.context`.  Stages raise with what they
 know; the pipeline adds the rest with :meth:`PromptkitError.add_context`, so no
 call site has to repeat it.
 """
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 # The order in which context is printed: from the outermost to the innermost.
-_CONTEXT_ORDER = ("config", "dataset", "model", "file", "line", "row", "label", "section", "item", "key")
+_CONTEXT_ORDER = ("config", "dataset", "model", "file", "line", "row", "label", "shot", "section", "item", "key")
 
 
 class PromptkitError(Exception):

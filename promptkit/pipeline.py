@@ -28,7 +28,7 @@ from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, 
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates import PromptTemplate
-from promptkit.templates.prompt_template import Ice
+from promptkit.templates.prompt_template import Prompt
 
 __all__ = ["RenderedPrompt", "Renderer"]
 
@@ -237,7 +237,7 @@ class Renderer:
         prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=mask_value)
         return prompt, self._final_model.render(prompt, self.mode)
 
-    def _ice(self, ice_idx: list[int]) -> Ice:
+    def _ice(self, ice_idx: list[int]) -> Prompt:
         if self._shots is None:
             if ice_idx:
                 raise ConfigError(

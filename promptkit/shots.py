@@ -21,7 +21,7 @@ from typing import Any
 
 from promptkit.errors import TemplateError
 from promptkit.promptlist import Item, PromptList
-from promptkit.templates.prompt_template import Ice, Prompt, PromptTemplate
+from promptkit.templates.prompt_template import Prompt, PromptTemplate
 
 __all__ = ["ShotRenderer"]
 
@@ -50,7 +50,7 @@ class ShotRenderer:
         self.eos_token = "" if chat else eos_token
         self.sep_token = sep_token
         self._shots: dict[int, Prompt] = {}
-        self._last: tuple[tuple[int, ...], Ice] | None = None
+        self._last: tuple[tuple[int, ...], Prompt] | None = None
 
     def shot(self, index: int) -> Prompt:
         cached = self._shots.get(index)
@@ -58,17 +58,31 @@ class ShotRenderer:
             row = self.pool[index]
             label = None
             if self.template.labels is not None:
-                if self.output_column is None:
-                    raise TemplateError("a label-keyed ice_template picks each shot's template by its answer, but reader_cfg has no output_column")
-                label = row.get(self.output_column)
+                label = self._label_of(row, index)
             try:
                 cached = self.template.render_shot(row, label)
             except TemplateError as error:
-                raise error.add_context(section="shot", row=index) from None
+                raise error.add_context(shot=f"pool row {index}") from None
             self._shots[index] = cached
         return cached
 
-    def render(self, ids: Sequence[int]) -> Ice:
+    def _label_of(self, row: Mapping[str, Any], index: int) -> Any:
+        """A label-keyed ice_template renders each shot with the template of the shot's own answer."""
+        assert self.template.labels is not None
+        if self.output_column is None:
+            raise TemplateError("a label-keyed ice_template picks each shot's template by its answer, but reader_cfg has no output_column")
+        label = row.get(self.output_column)
+        if label not in self.template.labels:
+            known = ", ".join(map(repr, self.template.labels))
+            raise TemplateError(
+                f"the shot's answer {label!r} is not a label of the ice_template (labels: {known}); each shot is rendered "
+                "with the template of its answer, so fix the row's answer or add that label to ice_template",
+                shot=f"pool row {index}",
+                key=self.output_column,
+            )
+        return label
+
+    def render(self, ids: Sequence[int]) -> Prompt:
         key = tuple(ids)
         if self._last is not None and self._last[0] == key:
             return self._last[1]
@@ -78,7 +92,7 @@ class ShotRenderer:
         self._last = (key, ice)
         return ice
 
-    def _join(self, shots: list[Prompt]) -> Ice:
+    def _join(self, shots: list[Prompt]) -> Prompt:
         if self.template.kind == "chat":
             if not shots:
                 return ""

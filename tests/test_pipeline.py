@@ -174,7 +174,8 @@ def test_unknown_label_of_a_shot_names_the_shot_row(make_renderer):
     with pytest.raises(TemplateError) as info:
         make_renderer(ROWS, infer, train_rows=POOL).render(0)
     assert str(info.value) == (
-        "dataset 'demo', row 1, label 'b1', section shot: label 'b1' is not a key of the label-keyed template (labels: 'b0')"
+        "dataset 'demo', row 0, label 'x', shot pool row 1, key 'answer': the shot's answer 'b1' is not a label of the ice_template "
+        "(labels: 'b0'); each shot is rendered with the template of its answer, so fix the row's answer or add that label to ice_template"
     )
 
 

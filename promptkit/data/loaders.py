@@ -147,25 +147,21 @@ def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
 
 def _read_csv(path: Path) -> list[Row]:
     """Rows of a CSV file with a header line; a row with missing or extra fields is an error naming its line."""
-    rows: list[Row] = []
     with path.open(newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle, restkey=_EXTRA, restval=_MISSING)
-        for row in reader:
-            if _EXTRA in row or _MISSING in row.values():
-                count = len(reader.fieldnames or ())
+        records = csv.reader(handle)
+        header = next(records, [])
+        rows: list[Row] = []
+        for record in records:
+            if not record:
+                continue
+            if len(record) != len(header):
                 raise DatasetError(
-                    f"the row has {'more' if _EXTRA in row else 'fewer'} fields than the {count} columns of the header; "
-                    "quote fields that contain commas",
+                    f"the row has {len(record)} fields but the header has {len(header)} columns; quote fields that contain commas",
                     file=str(path),
-                    line=reader.line_num,
+                    line=records.line_num,
                 )
-            rows.append(row)
+            rows.append(dict(zip(header, record, strict=True)))
     return rows
-
-
-# DictReader fills these in for fields a row lacks or has too many of.
-_EXTRA = "\x00extra"
-_MISSING = object()
 
 
 def _read_json(path: Path) -> list[Row]:

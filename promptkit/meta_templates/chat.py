@@ -6,8 +6,8 @@ Empty messages are kept (as OpenCompass keeps them).
 
 Text outside any role cannot travel on its own in a chat request.  Where
 OpenCompass drops it with a warning, promptkit joins non-blank text to the
-adjacent user message — the next one, or the previous one at the end of the
-prompt — and raises an error naming the text when that message is not a
+adjacent user message, on a line of its own — the next message, or the
+previous one at the end of the prompt — and raises an error naming the text when that message is not a
 user message.  Whitespace-only text (separators between shots) is dropped.
 """
 
@@ -46,7 +46,7 @@ def render_api_messages(prompt: PromptList, roles: _Roles, mode: str, user_role:
             if pending:
                 if api_role != user_role:
                     raise _misplaced(pending, f"before a {api_role} message")
-                content = "".join(pending) + content
+                content = _join_lines("".join(pending), content)
                 pending = []
             messages.append(ApiMessage(api_role, content))
         elif type(event) is Text:
@@ -57,7 +57,7 @@ def render_api_messages(prompt: PromptList, roles: _Roles, mode: str, user_role:
     if pending:
         if not messages or messages[-1].role != user_role:
             raise _misplaced(pending, "at the end of the prompt, after no user message")
-        messages[-1].content += "".join(pending)
+        messages[-1].content = _join_lines(messages[-1].content, "".join(pending))
     merged: list[ApiMessage] = []
     for message in messages:
         if merged and merged[-1].role == message.role:
@@ -65,6 +65,11 @@ def render_api_messages(prompt: PromptList, roles: _Roles, mode: str, user_role:
         else:
             merged.append(message)
     return merged
+
+
+def _join_lines(first: str, second: str) -> str:
+    """``first`` then ``second`` on a new line, unless ``first`` is empty or already ends one."""
+    return first + second if not first or first.endswith("\n") else first + "\n" + second
 
 
 def _misplaced(texts: list[str], where: str) -> MetaTemplateError:

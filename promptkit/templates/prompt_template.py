@@ -26,7 +26,6 @@ from promptkit.promptlist import Item, Marker, PromptList, RoleItem, check_role_
 
 __all__ = ["PromptTemplate"]
 
-Ice = str | PromptList
 Prompt = str | PromptList
 
 _CHAT_KEYS = ("begin", "round", "end")
@@ -91,7 +90,7 @@ class _StringBody:
     def render_shot(self, values: Mapping[str, Any]) -> str:
         return self.text.whole.render(values)
 
-    def render(self, values: Mapping[str, Any], ice: Ice) -> str:
+    def render(self, values: Mapping[str, Any], ice: Prompt) -> str:
         if isinstance(ice, PromptList):
             raise TemplateError(
                 "the shots were rendered by a chat ice_template (a PromptList) but this prompt_template is a plain "
@@ -113,6 +112,8 @@ class _ChatBody:
             )
         if not isinstance(spec["round"], (list, tuple)):
             raise TemplateError(f"{where}: 'round' must be a list of role items (got {type(spec['round']).__name__})")
+        if not spec["round"]:
+            raise TemplateError(f"{where}: 'round' is empty; give the turn of the item under test, e.g. [dict(role='HUMAN', prompt='{{question}}')]")
         self.sections: list[tuple[str, tuple[_Text | _Role, ...]]] = []
         for name in _CHAT_KEYS:
             if name not in spec:
@@ -147,7 +148,7 @@ class _ChatBody:
         out.append(_MARKERS["ice", "end"])
         return PromptList._of(tuple(out))
 
-    def render(self, values: Mapping[str, Any], ice: Ice) -> PromptList:
+    def render(self, values: Mapping[str, Any], ice: Prompt) -> PromptList:
         out: list[Item] = []
         ice_items = ice.items if isinstance(ice, PromptList) else None
         for name, items in self.sections:
@@ -176,6 +177,17 @@ class _ChatBody:
 Body = _StringBody | _ChatBody
 
 
+def _reject_mixed_chat_keys(template: Mapping[Hashable, Any]) -> None:
+    """A dict with a chat section (a list under begin/round/end) and other keys is a typo'd chat template, not labels."""
+    sections = [key for key in _CHAT_KEYS if isinstance(template.get(key), (list, tuple))]
+    if sections:
+        others = [key for key in template if key not in _CHAT_KEYS]
+        raise TemplateError(
+            f"template has the chat section(s) {sections} and the other key(s) {others}: a chat template takes only "
+            f"begin/round/end{did_you_mean(others[0], _CHAT_KEYS)}, and a label-keyed template maps each label to a string or a chat dict"
+        )
+
+
 class PromptTemplate:
     """A prompt template in one of three shapes (see the module docstring).
 
@@ -200,6 +212,7 @@ class PromptTemplate:
                 self.kind = "chat"
                 self.body = self._compile(template, "template")
             else:
+                _reject_mixed_chat_keys(template)
                 self.kind = "labels"
                 self.labels = {}
                 for label, value in template.items():
@@ -251,7 +264,7 @@ class PromptTemplate:
     def render(
         self,
         row: Mapping[str, Any],
-        ice: Ice = "",
+        ice: Prompt = "",
         *,
         label: Hashable | None = None,
         masked: str | None = None,

@@ -103,10 +103,10 @@ def test_rows_dataset_serves_rows_given_in_code():
 def test_csv_row_with_missing_or_extra_fields_names_its_line(tmp_path: Path):
     """A CSV row shorter or longer than the header is an error with its line, not None values."""
     (tmp_path / "short.csv").write_text("q,a\nq0,A0\nq1\n")
-    with pytest.raises(DatasetError, match=r"line 3: the row has fewer fields than the 2 columns of the header"):
+    with pytest.raises(DatasetError, match=r"line 3: the row has 1 fields but the header has 2 columns"):
         JsonlDataset(path="short.csv").load(tmp_path)
     (tmp_path / "long.csv").write_text("q,a\nq0,A0,extra\n")
-    with pytest.raises(DatasetError, match=r"line 2: the row has more fields than the 2 columns of the header"):
+    with pytest.raises(DatasetError, match=r"line 2: the row has 3 fields but the header has 2 columns"):
         JsonlDataset(path="long.csv").load(tmp_path)
 
 

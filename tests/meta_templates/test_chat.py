@@ -144,3 +144,9 @@ def test_begin_message_written_openai_style_is_caught():
     """begin=dict(role=..., content=...) would lose its text; the error points to 'prompt'."""
     with pytest.raises(MetaTemplateError, match=r"unknown key 'content' in meta_template begin \(its text goes in 'prompt'\); the message takes role and prompt"):
         ChatModel(meta_template=dict(WITH_SYSTEM, begin=dict(role="SYSTEM", content="You are a cat.")))
+
+
+def test_loose_text_without_newline_gets_its_own_line():
+    """An instruction string in begin stays on its own line in the user message, as a completion model shows it."""
+    prompt = PromptList([sec("begin", B), "Answer briefly.", sec("begin", E), sec("round", B), {"role": "HUMAN", "prompt": "q0"}, {"role": "BOT", "prompt": ""}, sec("round", E)])
+    assert ChatModel().render(prompt, "gen") == msgs(("user", "Answer briefly.\nq0"))

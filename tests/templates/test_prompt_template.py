@@ -112,6 +112,12 @@ def test_ice_token_missing_from_a_string_template_is_an_error():
         PromptTemplate("Q: {input}", ice_token="</E>")
 
 
+def test_empty_round_is_an_error():
+    """round=[] renders nothing the model could answer, so it is rejected."""
+    with pytest.raises(TemplateError, match=r"template: 'round' is empty; give the turn of the item under test"):
+        PromptTemplate(dict(begin="sys", round=[]))
+
+
 def test_chat_template_without_round_is_an_error():
     """begin/end without round is rejected with an example."""
     with pytest.raises(TemplateError, match=r"template: a chat template needs a 'round' list of role items"):
@@ -130,7 +136,7 @@ def test_role_item_without_role_and_with_typos_are_errors():
 
 def test_misspelled_chat_key_is_explained():
     """{'round': [...], 'begni': [...]} is not taken silently as a label template."""
-    with pytest.raises(TemplateError, match=r"template\['begni'\] is a list: .* if this is meant as a chat template, its keys are begin/round/end \(did you mean 'begin'\?\)"):
+    with pytest.raises(TemplateError, match=r"template has the chat section\(s\) \['round'\] and the other key\(s\) \['begni'\]: a chat template takes only begin/round/end \(did you mean 'begin'\?\)"):
         PromptTemplate({"begni": ["x"], "round": [dict(role="HUMAN", prompt="q")]})
 
 

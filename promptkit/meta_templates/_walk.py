@@ -25,7 +25,7 @@ from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.spec import MetaRole, MetaTemplate
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["Cut", "Rendered", "Text", "walk"]
+__all__ = ["Cut", "Rendered", "RoleTable", "Text", "walk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +54,8 @@ class Cut:
 Event = Text | Rendered | Cut
 
 
-class _Roles:
-    """Name lookups of one meta template, computed once per model."""
+class RoleTable:
+    """A meta template's roles by name and turn order, computed once per model."""
 
     #: How many rendered sections to remember (shots recur from row to row).
     SECTION_CACHE_SIZE = 1024
@@ -107,7 +107,7 @@ def _render_one(spec: MetaRole, item: RoleItem | None) -> Rendered:
     return Rendered(spec, begin, prompt, end)
 
 
-def walk(items: tuple[Item, ...], roles: _Roles, mode: str) -> Iterator[Event]:
+def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event]:
     stack: list[tuple[str, int]] = []
     for index, item in enumerate(items):
         if type(item) is str:
@@ -138,7 +138,7 @@ def walk(items: tuple[Item, ...], roles: _Roles, mode: str) -> Iterator[Event]:
         raise MetaTemplateError(f"section {stack[-1][0]!r} is opened but never closed", section=stack[-1][0])
 
 
-def _walk_turns(section_items: tuple[Item, ...], roles: _Roles, cut_allowed: bool, section: str) -> Iterator[Event]:
+def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: bool, section: str) -> Iterator[Event]:
     # Units: a turn (role name -> item) or a reserved-role item standing alone.
     units: list[dict[str, RoleItem] | tuple[MetaRole, RoleItem]] = []
     current: dict[str, RoleItem] | None = None
@@ -180,7 +180,3 @@ def _walk_turns(section_items: tuple[Item, ...], roles: _Roles, cut_allowed: boo
                 yield Cut(element, role_item.begin if role_item is not None and role_item.begin is not None else element.begin)
                 return
             yield _render_one(element, role_item)
-
-
-def make_roles(meta: MetaTemplate) -> _Roles:
-    return _Roles(meta)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates._walk import Cut, Rendered, Text, _Roles, walk
+from promptkit.meta_templates._walk import Cut, Rendered, RoleTable, Text, walk
 from promptkit.promptlist import PromptList
 
 __all__ = ["ApiMessage", "render_api_messages"]
@@ -30,7 +30,7 @@ class ApiMessage:
     content: str
 
 
-def render_api_messages(prompt: PromptList, roles: _Roles, mode: str, user_role: str = "HUMAN") -> list[ApiMessage]:
+def render_api_messages(prompt: PromptList, roles: RoleTable, mode: str, user_role: str = "HUMAN") -> list[ApiMessage]:
     messages: list[ApiMessage] = []
     pending: list[str] = []
     for event in walk(prompt.items, roles, mode):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from promptkit.meta_templates._walk import Cut, Rendered, Text, _Roles, walk
+from promptkit.meta_templates._walk import Cut, Rendered, RoleTable, Text, walk
 from promptkit.promptlist import Marker, PromptList, RoleItem
 
 __all__ = ["join_without_meta", "render_completion"]
 
 
-def render_completion(prompt: str | PromptList, roles: _Roles, mode: str) -> str:
+def render_completion(prompt: str | PromptList, roles: RoleTable, mode: str) -> str:
     """``meta.begin`` + every rendered piece (+ ``meta.end`` unless generation cut the prompt short).
 
     A plain string prompt is returned unchanged, as in OpenCompass.

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
-from promptkit.meta_templates._walk import make_roles
+from promptkit.meta_templates._walk import RoleTable
 from promptkit.meta_templates.chat import render_api_messages
 from promptkit.meta_templates.completion import join_without_meta, render_completion
 from promptkit.meta_templates.spec import MetaTemplate
@@ -91,7 +91,7 @@ class Model(ABC):
         self.max_seq_len = max_seq_len
         self.token_counter = _token_counter(token_counter)
         self.runtime = runtime
-        self._roles = make_roles(self.meta_template) if self.meta_template is not None else None
+        self._roles = RoleTable(self.meta_template) if self.meta_template is not None else None
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         return MetaTemplate.from_config(cfg) if cfg is not None else None

@@ -1,7 +1,8 @@
 """The retriever interface.
 
 A retriever picks, for each query row, the indices of rows of the pool (the
-train split) to show as shots, in prompt order.  It also carries how the
+train split) to show as shots, in prompt order.  ``reader.input_text(row)``
+is the text of a row that similarity-based retrievers compare.  It also carries how the
 rendered shots are joined (``ice_separator``, ``ice_eos_token``) and how many
 to pick (``ice_num``), as OpenCompass's retrievers do.
 """

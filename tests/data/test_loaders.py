@@ -122,3 +122,9 @@ def test_float_range_must_be_a_fraction():
     """test_range=3.0 is rejected instead of silently keeping every row."""
     with pytest.raises(ConfigError, match=r"test_range=3.0: a float range must be a fraction in \(0, 1\)"):
         ReaderConfig.from_config(dict(input_columns=["q"], test_range=3.0))
+
+
+def test_input_text_joins_the_input_columns():
+    """What retrievers compare: the input columns' values joined by a space."""
+    reader = ReaderConfig.from_config(dict(input_columns=["q", "ctx"], output_column="a"))
+    assert reader.input_text({"q": "Why?", "ctx": 3, "a": "x"}) == "Why? 3"

@@ -20,7 +20,7 @@ call site has to repeat it.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -100,3 +100,12 @@ def did_you_mean(word: object, choices: Iterable[object]) -> str:
     """``" (did you mean 'x'?)"`` for the closest of ``choices``, or ``""``."""
     close = closest(word, choices)
     return f" (did you mean {close!r}?)" if close else ""
+
+
+def check_keys(cfg: Mapping[str, Any], known: Sequence[str], where: str, error: type[PromptkitError] | None = None, key_prefix: str = "") -> None:
+    """Raise (a ConfigError by default) for the first key of ``cfg`` that is not ``known``, with a did-you-mean."""
+    for key in cfg:
+        if key not in known:
+            raise (error or ConfigError)(
+                f"unknown key {key!r} in {where}{did_you_mean(key, known)}; it takes {list(known)}", key=f"{key_prefix}{key}"
+            )

@@ -17,7 +17,7 @@ from typing import Any
 from promptkit.config.registry import resolve_type
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.data.reader import ReaderConfig
-from promptkit.errors import ConfigError, PromptkitError, closest, did_you_mean
+from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.inferencers import Inferencer
 from promptkit.meta_templates.models import Model
 from promptkit.retrievers.base import Retriever
@@ -155,10 +155,7 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")
-    for key in infer:
-        if key not in _INFER_KEYS:
-            hint = did_you_mean(key, _INFER_KEYS)
-            raise ConfigError(f"unknown key {key!r} in infer_cfg{hint}; it takes {list(_INFER_KEYS)}", key=f"infer_cfg.{key}")
+    check_keys(infer, _INFER_KEYS, "infer_cfg", key_prefix="infer_cfg.")
     templates = {key: _template(infer.get(key), f"infer_cfg.{key}") for key in ("ice_template", "prompt_template")}
     ice_template, prompt_template = templates["ice_template"], templates["prompt_template"]
     if ice_template is None and prompt_template is None:

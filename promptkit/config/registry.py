@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.inferencers import GenInferencer, PPLInferencer
-from promptkit.meta_templates.models import MODEL_CLASSES
 from promptkit.retrievers import FixKRetriever, ZeroRetriever
 from promptkit.templates import PromptTemplate
 
@@ -24,7 +24,7 @@ REGISTRY: dict[str, dict[str, type]] = {
     "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},
-    "model": {cls.__name__: cls for cls in MODEL_CLASSES},
+    "model": {name: getattr(models, name) for name in models.__all__},
 }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from promptkit.errors import ConfigError, DatasetError, did_you_mean
+from promptkit.errors import ConfigError, DatasetError, check_keys
 
 __all__ = ["ReaderConfig"]
 
@@ -51,10 +51,7 @@ class ReaderConfig:
     def from_config(cls, cfg: Mapping[str, Any]) -> ReaderConfig:
         if not isinstance(cfg, Mapping):
             raise ConfigError(f"reader_cfg must be a dict (got {type(cfg).__name__})", key="reader_cfg")
-        for key in cfg:
-            if key not in _KEYS:
-                hint = did_you_mean(key, _KEYS)
-                raise ConfigError(f"unknown key {key!r} in reader_cfg{hint}; it takes {list(_KEYS)}", key=f"reader_cfg.{key}")
+        check_keys(cfg, _KEYS, "reader_cfg", key_prefix="reader_cfg.")
         if "input_columns" not in cfg:
             raise ConfigError("reader_cfg needs input_columns (a list of column names)", key="reader_cfg.input_columns")
         columns = cfg["input_columns"]

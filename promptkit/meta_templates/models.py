@@ -274,17 +274,3 @@ class VLLMCustomAPIChat(ChatModel):
 
     passes_unknown_roles = True
 
-
-MODEL_CLASSES: tuple[type[Model], ...] = (
-    ChatModel,
-    CompletionModel,
-    HuggingFace,
-    HuggingFaceBaseModel,
-    HuggingFaceCausalLM,
-    OpenAI,
-    OpenAISDK,
-    TurboMindModel,
-    VLLM,
-    VLLMCustomAPI,
-    VLLMCustomAPIChat,
-)

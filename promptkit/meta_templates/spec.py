@@ -13,20 +13,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from promptkit.errors import MetaTemplateError, did_you_mean
+from promptkit.errors import MetaTemplateError, check_keys
 
 __all__ = ["MetaRole", "MetaTemplate"]
 
 _META_ROLE_KEYS = ("role", "begin", "end", "prompt", "generate", "api_role", "fallback_role")
 _META_KEYS = ("round", "reserved_roles", "begin", "end", "eos_token_id")
-
-
-def _unknown_key(key: str, known: Sequence[str], where: str) -> MetaTemplateError:
-    return MetaTemplateError(f"unknown key {key!r} in {where}{did_you_mean(key, known)}; it takes {list(known)}", key=str(key))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +40,7 @@ class MetaRole:
     def from_config(cls, spec: Any, where: str) -> MetaRole:
         if not isinstance(spec, Mapping):
             raise MetaTemplateError(f"{where} must be a role dict such as dict(role='HUMAN', begin='User: ', end='\\n') (got {spec!r})")
-        for key in spec:
-            if key not in _META_ROLE_KEYS:
-                raise _unknown_key(key, _META_ROLE_KEYS, where)
+        check_keys(spec, _META_ROLE_KEYS, where, MetaTemplateError)
         if not isinstance(spec.get("role"), str):
             raise MetaTemplateError(f"{where} needs a 'role' name (got {dict(spec)!r})")
         for key in ("begin", "end"):
@@ -86,9 +80,7 @@ class MetaTemplate:
     def from_config(cls, cfg: Any) -> MetaTemplate:
         if not isinstance(cfg, Mapping):
             raise MetaTemplateError(f"meta_template must be a dict with a 'round' list (got {type(cfg).__name__})", key="meta_template")
-        for key in cfg:
-            if key not in _META_KEYS:
-                raise _unknown_key(key, _META_KEYS, "meta_template")
+        check_keys(cfg, _META_KEYS, "meta_template", MetaTemplateError)
         if "round" not in cfg:
             raise MetaTemplateError(
                 "meta_template needs 'round', the roles of one turn, e.g. round=[dict(role='HUMAN', begin='User: ', end='\\n'), "

@@ -5,7 +5,8 @@
 Prints, per workload: prompts/second and peak traced memory for promptkit and,
 if ``opencompass`` imports (see docs/compat.md for the scratch venv), for
 OpenCompass's own prompt path on the same rows, and the throughput ratio.
-Both are timed in this one process, best of ``--repeat`` runs, from loaded rows
+Both are timed in this one process, best of ``--repeat`` runs (and of at least
+a second of runs), from loaded rows
 to final inputs: config objects built, shots picked and rendered, every prompt
 through the model's meta template (reading the data files is not timed).
 """
@@ -43,14 +44,18 @@ def promptkit_runner(workload: Workload, paths: dict[str, str]) -> Callable[[], 
 READER = dict(input_columns=["question", "A", "B", "C", "D"], output_column="answer")
 
 
-def measure(run: Callable[[], int], repeat: int) -> tuple[float, int, float]:
-    """(prompts per second, prompts, peak MiB) — best time of `repeat`, memory from one extra traced run."""
+def measure(run: Callable[[], int], repeat: int, min_seconds: float = 1.0) -> tuple[float, int, float]:
+    """(prompts per second, prompts, peak MiB): the best of at least `repeat` runs and `min_seconds` of running
+    (short runs are noisy); memory from one extra run under tracemalloc."""
     best = float("inf")
     count = 0
-    for _ in range(repeat):
+    runs = 0
+    started = time.perf_counter()
+    while runs < repeat or time.perf_counter() - started < min_seconds:
         start = time.perf_counter()
         count = run()
         best = min(best, time.perf_counter() - start)
+        runs += 1
     tracemalloc.start()
     run()
     _, peak = tracemalloc.get_traced_memory()

@@ -8,12 +8,16 @@ and parser objects — without token counting, as no workload sets max_seq_len.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tools" / "opencompass_reference"))
+os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")  # keep the table readable
 
 import render_with_opencompass as reference  # noqa: E402  (imports opencompass; ImportError when absent)
 
@@ -24,6 +28,10 @@ def runner(workload: Any, paths: dict[str, str], reader_cfg: dict[str, Any]) -> 
     dataset = reference.ReferenceDataset(paths, reader_cfg, base_dir="")
 
     def run() -> int:
+        with contextlib.redirect_stderr(io.StringIO()):  # OpenCompass's retrievers draw tqdm bars
+            return _run()
+
+    def _run() -> int:
         model = reference.ReferenceModel(workload.model)
         ice_template = reference.build_template(infer.get("ice_template"))
         prompt_template = reference.build_template(infer.get("prompt_template"))

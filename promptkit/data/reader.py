@@ -81,17 +81,17 @@ class ReaderConfig:
 
     def check_columns(self, rows: Sequence[Row], split: str) -> None:
         """Every input column and the output column must exist in every row."""
-        wanted = self.input_columns + ((self.output_column,) if self.output_column else ())
+        wanted = set(self.input_columns + ((self.output_column,) if self.output_column else ()))
         for index, row in enumerate(rows):
-            for column in wanted:
-                if column not in row:
-                    kind = "output_column" if column == self.output_column else "input_columns"
-                    raise DatasetError(
-                        f"column {column!r} (reader_cfg.{kind}) is missing from row {index} of split {split!r}; "
-                        f"the row has {sorted(row)}",
-                        row=index,
-                        key=column,
-                    )
+            if wanted <= row.keys():
+                continue
+            column = next(c for c in self.input_columns + (self.output_column or "",) if c not in row)
+            kind = "output_column" if column == self.output_column else "input_columns"
+            raise DatasetError(
+                f"column {column!r} (reader_cfg.{kind}) is missing from row {index} of split {split!r}; the row has {sorted(row)}",
+                row=index,
+                key=column,
+            )
 
 
 def _check_range(size: Any, key: str) -> None:

@@ -129,6 +129,8 @@ class CompletionModel(Model):
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         _check_mode(mode)
+        if type(prompt) is str:
+            return prompt  # a plain string passes through untouched, meta template or not
         if self._roles is None:
             return join_without_meta(prompt)
         return render_completion(prompt, self._roles, mode)
@@ -220,7 +222,7 @@ def _check_begin_message(begin: Any) -> None:
 
 
 def _check_mode(mode: str) -> None:
-    if mode not in ("gen", "ppl"):
+    if mode != "gen" and mode != "ppl":
         raise ConfigError(f"mode must be 'gen' or 'ppl' (got {mode!r})")
 
 

@@ -118,15 +118,10 @@ def _progress(indices: Sequence[int] | range, label: str, enabled: bool) -> Iter
     if not (enabled and sys.stderr.isatty()):
         yield from indices
         return
+    from rich.console import Console
     from rich.progress import track
 
-    yield from track(indices, description=f"rendering {label}", console=_stderr_console())
-
-
-def _stderr_console():  # type: ignore[no-untyped-def]
-    from rich.console import Console
-
-    return Console(stderr=True)
+    yield from track(indices, description=f"rendering {label}", console=Console(stderr=True))
 
 
 def _preview(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from promptkit.pipeline import RenderedPrompt, Renderer
-from promptkit.promptlist import Marker, PromptList, RoleItem
+from promptkit.promptlist import Marker, PromptList, RoleItem, describe_item
 
 _ROLE_STYLES = {"SYSTEM": "magenta", "HUMAN": "cyan", "BOT": "green", "system": "magenta", "user": "cyan", "assistant": "green"}
 
@@ -54,7 +54,7 @@ def _promptlist(intermediate: str | PromptList) -> Text:
         if isinstance(item, Marker):
             if item.pos == "end":
                 depth -= 1
-            out.append("  " * depth + (f"<{item.section}>" if item.pos == "begin" else f"</{item.section}>") + "\n", style="dim")
+            out.append("  " * depth + describe_item(item) + "\n", style="dim")
             if item.pos == "begin":
                 depth += 1
         elif isinstance(item, RoleItem):

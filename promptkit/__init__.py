@@ -29,7 +29,7 @@ from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
-from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
+from promptkit.retrievers import FixKRetriever, RandomRetriever, Retriever, SlidingWindowRetriever, ZeroRetriever
 from promptkit.templates import PromptTemplate
 
 __version__ = "0.1.0"
@@ -52,6 +52,7 @@ __all__ = [
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
+    "RandomRetriever",
     "ReaderConfig",
     "RenderedPrompt",
     "Renderer",
@@ -59,6 +60,7 @@ __all__ = [
     "RetrieverError",
     "RoleItem",
     "RowsDataset",
+    "SlidingWindowRetriever",
     "TemplateError",
     "ZeroRetriever",
     "build_dataset",

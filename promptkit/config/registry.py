@@ -13,7 +13,7 @@ from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.inferencers import GenInferencer, PPLInferencer
-from promptkit.retrievers import FixKRetriever, ZeroRetriever
+from promptkit.retrievers import FixKRetriever, RandomRetriever, SlidingWindowRetriever, ZeroRetriever
 from promptkit.templates import PromptTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
@@ -21,7 +21,10 @@ __all__ = ["REGISTRY", "resolve_type"]
 #: kind -> {name -> class}
 REGISTRY: dict[str, dict[str, type]] = {
     "template": {"PromptTemplate": PromptTemplate},
-    "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
+    # OpenCompass's names; it registers only some of them (RandomRetriever only by class), promptkit all.
+    "retriever": {
+        cls.__name__: cls for cls in (ZeroRetriever, FixKRetriever, RandomRetriever, SlidingWindowRetriever)
+    },
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},
     "model": {name: getattr(models, name) for name in models.__all__},

@@ -2,6 +2,8 @@
 
 from promptkit.retrievers.base import Retriever
 from promptkit.retrievers.fixk import FixKRetriever
+from promptkit.retrievers.random import RandomRetriever
+from promptkit.retrievers.sliding_window import SlidingWindowRetriever
 from promptkit.retrievers.zero import ZeroRetriever
 
-__all__ = ["FixKRetriever", "Retriever", "ZeroRetriever"]
+__all__ = ["FixKRetriever", "RandomRetriever", "Retriever", "SlidingWindowRetriever", "ZeroRetriever"]

@@ -38,5 +38,20 @@ class Retriever(ABC):
     ) -> list[list[int]]:
         """One list of pool indices per query row, in the order the shots appear in the prompt."""
 
+    def check_pool(self, pool: Sequence[Mapping[str, Any]], reader: ReaderConfig) -> None:
+        """A pool to pick ``ice_num`` distinct shots from must have at least that many rows."""
+        if self.ice_num and not pool:
+            raise RetrieverError(
+                f"the train split {reader.train_split!r} has no rows to pick shots from; check the data file and "
+                "reader_cfg.train_split/train_range, or use ZeroRetriever for zero-shot prompts",
+                key="reader_cfg.train_split",
+            )
+        if self.ice_num > len(pool):
+            raise RetrieverError(
+                f"ice_num={self.ice_num} is larger than the train split {reader.train_split!r}, which has {len(pool)} rows; "
+                f"lower ice_num to at most {len(pool)}",
+                key="ice_num",
+            )
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(ice_separator={self.ice_separator!r}, ice_eos_token={self.ice_eos_token!r}, ice_num={self.ice_num})"

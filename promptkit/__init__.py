@@ -29,12 +29,13 @@ from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
-from promptkit.retrievers import FixKRetriever, RandomRetriever, Retriever, SlidingWindowRetriever, ZeroRetriever
+from promptkit.retrievers import BM25Retriever, FixKRetriever, RandomRetriever, Retriever, SlidingWindowRetriever, ZeroRetriever
 from promptkit.templates import PromptTemplate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BM25Retriever",
     "ChatModel",
     "CompletionModel",
     "ConfigError",

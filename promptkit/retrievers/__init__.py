@@ -1,9 +1,10 @@
 """Stage 1: for each test row, the indices of the pool rows to use as shots."""
 
 from promptkit.retrievers.base import Retriever
+from promptkit.retrievers.bm25 import BM25Retriever
 from promptkit.retrievers.fixk import FixKRetriever
 from promptkit.retrievers.random import RandomRetriever
 from promptkit.retrievers.sliding_window import SlidingWindowRetriever
 from promptkit.retrievers.zero import ZeroRetriever
 
-__all__ = ["FixKRetriever", "RandomRetriever", "Retriever", "SlidingWindowRetriever", "ZeroRetriever"]
+__all__ = ["BM25Retriever", "FixKRetriever", "RandomRetriever", "Retriever", "SlidingWindowRetriever", "ZeroRetriever"]

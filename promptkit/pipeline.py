@@ -23,8 +23,9 @@ from typing import Any
 from promptkit.config.loader import DatasetSpec
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
+from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
 from promptkit.inferencers import GenInferencer, PPLInferencer
-from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter, count_tokens
+from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates import PromptTemplate
@@ -54,6 +55,8 @@ class RenderedPrompt:
     label: Hashable | None = None
     #: The template's output before the meta template: a ``str`` or a :class:`PromptList`.
     intermediate: str | PromptList = ""
+    #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
+    truncated: bool = False
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -64,6 +67,8 @@ class RenderedPrompt:
             "mode": self.mode,
             "prompt": self.prompt,
             "ice_idx": self.ice_idx,
+            "n_shots": len(self.ice_idx),
+            "truncated": self.truncated,
         }
         if self.mode == "ppl":
             record["label"] = self.label
@@ -91,7 +96,7 @@ class Renderer:
         self.token_counter = token_counter or (model.token_counter if model is not None else None)
         if self.max_seq_len and self.token_counter is None:
             logger.info(
-                "dataset %r: max_seq_len=%d is not enforced because no token_counter is set (set token_counter in the model config)",
+                "dataset %r: max_seq_len=%d is not enforced because no token counter is set (set tokenizer or token_counter in the model config)",
                 dataset.abbr,
                 self.max_seq_len,
             )
@@ -195,7 +200,8 @@ class Renderer:
                 intermediate, final, used = self._fit(row, list(ice_idx), None)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, **self._where) from None
-            return [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate)]
+            truncated = len(used) < len(ice_idx)
+            return [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, truncated)]
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
@@ -209,7 +215,8 @@ class Renderer:
         for label, intermediate, final, used in fitted:
             if len(used) != len(shots):
                 intermediate, final = self._render_once(row, shots, label)
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate))
+            truncated = len(shots) < len(ice_idx)
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, truncated))
         return out
 
     @cached_property
@@ -221,14 +228,34 @@ class Renderer:
         config = self.dataset.config_path
         return dict(config=str(config) if config else None, dataset=self.dataset.abbr, model=self._model_abbr)
 
+    @cached_property
+    def _shot_tokens(self) -> ShotTokens | None:
+        if self.token_counter is None or self._shots is None:
+            return None
+        return ShotTokens(self.token_counter, self._shots.shot)
+
+    @cached_property
+    def _fitter(self) -> ShotFitter | None:
+        """Keeps the longest prefix of the shots that fits ``max_seq_len`` (None when nothing is enforced)."""
+        if not self.max_seq_len or self._shot_tokens is None:
+            return None
+        return ShotFitter(self.max_seq_len, self._shot_tokens)
+
+    def token_segments(self, prompt: RenderedPrompt) -> TokenSegments | None:
+        """Tokens of a rendered prompt: total, system, each shot, the rest (None without a token counter)."""
+        if self.token_counter is None:
+            return None
+        shot_tokens = self._shot_tokens
+        per_shot = [shot_tokens(i) for i in prompt.ice_idx] if shot_tokens is not None else []
+        return token_segments(prompt.intermediate, prompt.prompt, per_shot, self.token_counter)
+
     def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput, list[int]]:
-        """Render; while over ``max_seq_len``, drop the last shot and render again."""
-        intermediate, final = self._render_once(row, ice_idx, label)
-        if self.max_seq_len and self.token_counter is not None:
-            while ice_idx and count_tokens(final, self.token_counter) > self.max_seq_len:
-                ice_idx = ice_idx[:-1]
-                intermediate, final = self._render_once(row, ice_idx, label)
-        return intermediate, final, ice_idx
+        """Render with the longest prefix of ``ice_idx`` that fits ``max_seq_len`` (OpenCompass's drop-last-shot result)."""
+        if self._fitter is None:
+            intermediate, final = self._render_once(row, ice_idx, label)
+            return intermediate, final, ice_idx
+        fitted = self._fitter.fit(ice_idx, lambda shots: self._render_once(row, shots, label))
+        return fitted.intermediate, fitted.final, fitted.shots
 
     def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput]:
         ice = self._ice(ice_idx)

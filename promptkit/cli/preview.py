@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from promptkit.fitting import TokenSegments
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem, describe_item
 
@@ -27,18 +28,30 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
         console.print(Text(f"config: {config}", style="dim"))
         console.print(_shots_line(first, reader.train_split))
         if renderer.max_seq_len:
-            enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no token_counter"
+            enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
             console.print(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
         for prompt in prompts:
             title = f"label {prompt.label!r}" if prompt.mode == "ppl" else "prompt"
             console.print(Panel(_promptlist(prompt.intermediate), title=f"{title}: template output", title_align="left", border_style="blue"))
             console.print(Panel(_final(prompt), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
+            segments = renderer.token_segments(prompt)
+            if segments is not None:
+                console.print(_tokens_line(segments, renderer.max_seq_len, prompt.truncated))
 
 
 def _shots_line(prompt: RenderedPrompt, split: str) -> Text:
     if not prompt.ice_idx:
         return Text("shots: none")
     return Text(f"shots: rows {prompt.ice_idx} of split {split!r}")
+
+
+def _tokens_line(segments: TokenSegments, max_seq_len: int | None, truncated: bool) -> Text:
+    limit = f" of max_seq_len {max_seq_len}" if max_seq_len else ""
+    shots = ", ".join(map(str, segments.shots)) or "none"
+    line = f"tokens: {segments.total}{limit} · system {segments.system} · shots {shots} · query and template {segments.rest}"
+    if truncated:
+        line += " · shots dropped to fit"
+    return Text(line, style="dim")
 
 
 def _kind(prompt: RenderedPrompt) -> str:

@@ -24,6 +24,7 @@ from promptkit.meta_templates.chat import render_api_messages
 from promptkit.meta_templates.completion import join_without_meta, render_completion
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
+from promptkit.token_counters import build_tokenizer
 
 __all__ = [
     "ChatModel",
@@ -74,7 +75,12 @@ def count_tokens(final: FinalInput, counter: TokenCounter) -> int:
 
 
 class Model(ABC):
-    """Common part of model configs: ``abbr``, ``meta_template``, ``max_seq_len``, ``token_counter``."""
+    """Common part of model configs: ``abbr``, ``meta_template``, ``max_seq_len``, and how prompts are counted.
+
+    ``tokenizer`` (``dict(type='HFTokenizer', path=...)``, ``dict(type='TiktokenTokenizer', encoding=...)`` or a
+    callable, see :mod:`promptkit.token_counters`) or ``token_counter`` (``'whitespace'``, ``'chars'`` or a callable)
+    counts tokens for ``max_seq_len``.
+    """
 
     kind: ClassVar[str]
 
@@ -84,12 +90,15 @@ class Model(ABC):
         meta_template: Mapping[str, Any] | None = None,
         max_seq_len: int | None = None,
         token_counter: str | TokenCounter | None = None,
+        tokenizer: Any = None,
         **runtime: Any,
     ) -> None:
         self.abbr = abbr if abbr is not None else type(self).__name__
         self.meta_template = self._meta_template(meta_template)
         self.max_seq_len = max_seq_len
-        self.token_counter = _token_counter(token_counter)
+        if tokenizer is not None and token_counter is not None:
+            raise ConfigError("the model config gives both tokenizer and token_counter; keep one", key="tokenizer")
+        self.token_counter = build_tokenizer(tokenizer) if tokenizer is not None else _token_counter(token_counter)
         self.runtime = runtime
         self._roles = RoleTable(self.meta_template) if self.meta_template is not None else None
 

@@ -47,13 +47,13 @@ def records(capsys) -> list[dict]:
 
 
 def test_render_writes_the_documented_records(configs, capsys):
-    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx (+ label in ppl)."""
+    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx, n_shots, truncated (+ label in ppl)."""
     dataset, model = configs
     assert main(["render", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--indices", "1-2"]) == 0
     out = records(capsys)
     assert out[0] == {
         "dataset": "qa_gen", "model": "tiny-chat", "index": 1, "mode": "gen",
-        "prompt": "<u>Q: 1+1</u><b>A: 2</b><u>Q: 2+2</u><b>", "ice_idx": [0],
+        "prompt": "<u>Q: 1+1</u><b>A: 2</b><u>Q: 2+2</u><b>", "ice_idx": [0], "n_shots": 1, "truncated": False,
     }
     assert [r["index"] for r in out] == [1, 2, 1, 2] and [r["model"] for r in out] == ["tiny-chat"] * 2 + ["api"] * 2
     assert out[2]["prompt"] == [
@@ -122,3 +122,21 @@ def test_indices_spec():
         parse_indices("x", 10)
     with pytest.raises(Exception, match=r"the range '5-2' runs backwards; write 2-5"):
         parse_indices("5-2", 10)
+
+
+def test_preview_shows_token_counts_per_segment(configs, capsys):
+    """With a token counter, preview shows the total, the limit, the system prompt, each shot and the rest."""
+    dataset, _ = configs
+    model = dataset.parent / "counted.py"
+    model.write_text(
+        "models = [dict(abbr='counted', type='CompletionModel', max_seq_len=40, token_counter='chars', meta_template=dict(\n"
+        "    round=[dict(role='HUMAN', begin='<u>', end='</u>'), dict(role='BOT', begin='<b>', end='</b>', generate=True)]))]\n"
+    )
+    assert main(["preview", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--index", "2", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    # '<u>Q: 1+1</u><b>A: 2</b><u>Q: 3+3</u><b>' is 40 characters; the shot's text 'Q: 1+1A: 2' is 10.
+    assert "tokens: 40 of max_seq_len 40 · system 0 · shots 10 · query and template 30" in out
+    model.write_text(model.read_text().replace("max_seq_len=40", "max_seq_len=39"))
+    assert main(["preview", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--index", "2", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "tokens: 16 of max_seq_len 39 · system 0 · shots none · query and template 16 · \nshots dropped to fit" in out

@@ -32,7 +32,9 @@ def words(text: str) -> int:
 def render_case(case: dict) -> list[dict]:
     try:
         models = load_models(HERE / case["model"]) if case["model"] else [None]
-        return [p.to_record() for m in models for d in load_datasets(HERE / case["dataset"]) for p in Renderer(d, m, token_counter=words)]
+        records = [p.to_record() for m in models for d in load_datasets(HERE / case["dataset"]) for p in Renderer(d, m, token_counter=words)]
+        # OpenCompass records no n_shots/truncated; ice_idx already shows the shots kept.
+        return [{k: v for k, v in r.items() if k not in ("n_shots", "truncated")} for r in records]
     except PromptkitError as error:
         return [{"error": f"{type(error).__name__}: {error}"}]
 

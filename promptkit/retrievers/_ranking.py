@@ -2,34 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 import numpy as np
 
 __all__ = ["top_k"]
 
 
-def top_k(scores: np.ndarray, k: int, skip: Collection[int] = ()) -> list[int]:
-    """The ``k`` pool indices with the highest scores, best first; equal scores in pool order; ``skip`` left out.
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the ``k`` highest scores, best first; equal scores in position order.
 
-    >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 2.0]), 3)
+    >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 2.0]), 3).tolist()
     [1, 4, 3]
-    >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 2.0]), 3, skip={1})
-    [4, 3, 0]
     """
     size = len(scores)
-    want = min(size, k + len(skip))
-    if want == 0:
-        return []
-    if want < size:
-        # Everything above the want-th best score, then the earliest rows that tie with it.
-        threshold = np.partition(scores, size - want)[size - want]
+    k = min(size, k)
+    if k <= 0:
+        return np.empty(0, dtype=np.int64)
+    if k < size:
+        # Everything above the k-th best score, then the earliest positions that tie with it.
+        threshold = np.partition(scores, size - k)[size - k]
         above = np.flatnonzero(scores > threshold)
-        tied = np.flatnonzero(scores == threshold)[: want - len(above)]
+        tied = np.flatnonzero(scores == threshold)[: k - len(above)]
         candidates = np.concatenate((above, tied))
     else:
         candidates = np.arange(size)
-    order = candidates[np.lexsort((candidates, -scores[candidates]))]
-    if skip:
-        return [i for i in order.tolist() if i not in skip][:k]
-    return order[:k].tolist()  # type: ignore[no-any-return]
+    return candidates[np.lexsort((candidates, -scores[candidates]))]

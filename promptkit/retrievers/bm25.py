@@ -22,8 +22,8 @@ import numpy as np
 from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
-from promptkit.retrievers._leakage import LeakageGuard
 from promptkit.retrievers._ranking import top_k
+from promptkit.retrievers._selection import Selection
 from promptkit.retrievers._text import tokenize
 from promptkit.retrievers.base import Retriever
 
@@ -74,8 +74,8 @@ class BM25Retriever(Retriever):
     indexes), split by :func:`tokenize` — words, and CJK characters and
     character pairs — or by ``tokenizer`` (any ``str -> list[str]``).  Equal
     scores are broken by pool order (OpenCompass's unstable sort is not
-    reproducible).  ``leakage_guard`` (on by default) skips pool rows whose text
-    equals the test row's.
+    reproducible).  ``leakage_guard`` (on by default), ``filter`` and
+    ``balance`` choose among the ranked rows (:mod:`._selection`).
     """
 
     def __init__(
@@ -85,12 +85,14 @@ class BM25Retriever(Retriever):
         ice_num: int = 1,
         tokenizer: Tokenizer | None = None,
         leakage_guard: bool = True,
+        filter: Mapping[str, str] | None = None,
+        balance: str | None = None,
     ) -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num)
+        self.selection = Selection(ice_num, filter, balance, leakage_guard)
         if tokenizer is not None and not callable(tokenizer):
             raise RetrieverError(f"tokenizer must be a function str -> list[str] (got {tokenizer!r})", key="tokenizer")
         self.tokenizer: Tokenizer = tokenizer or tokenize
-        self.leakage_guard = leakage_guard
 
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
@@ -98,21 +100,18 @@ class BM25Retriever(Retriever):
         self.check_pool(pool, reader)
         if not self.ice_num:
             return [[] for _ in queries]
-        pool_texts = [reader.input_text(row) for row in pool]
-        index = BM25Index([self.tokenizer(text) for text in pool_texts])
-        guard = LeakageGuard(pool_texts) if self.leakage_guard else None
+        index = BM25Index([self.tokenizer(reader.input_text(row)) for row in pool])
+        selection = self.selection.bind(pool, reader)
         picked = []
-        for row in queries:
-            text = reader.input_text(row)
-            banned = guard.leaks(text) if guard else frozenset()
-            scores = index.scores(self.tokenizer(text))
-            shots = top_k(scores, self.ice_num, banned)
-            if guard and banned:
-                guard.dropped(sum(1 for i in top_k(scores, self.ice_num) if i in banned))
-            picked.append(shots)
-        if guard:
-            guard.report(type(self).__name__)
+        for position, row in enumerate(queries):
+            allowed = selection.allowed(row, position)
+            banned = selection.leaks(row)
+            scores = index.scores(self.tokenizer(reader.input_text(row)))
+            wanted = selection.wanted(banned)
+            ranked = top_k(scores, wanted) if allowed is None else allowed[top_k(scores[allowed], wanted)]
+            picked.append(selection.choose(ranked, banned))
+        selection.report(type(self).__name__)
         return picked
 
     def __repr__(self) -> str:
-        return f"BM25Retriever(ice_num={self.ice_num}, leakage_guard={self.leakage_guard})"
+        return f"BM25Retriever(ice_num={self.ice_num}, {self.selection.describe()})"

@@ -18,13 +18,13 @@ import numpy as np
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
-from promptkit.retrievers._leakage import LeakageGuard
+from promptkit.retrievers._selection import Selection
 from promptkit.retrievers.base import Retriever
 
 __all__ = ["RandomRetriever"]
 
 Row = Mapping[str, Any]
-#: (pool size, test index, test row, reader, shots the guard will skip) -> pool indices in random order
+#: (candidates, test index, test row, reader, how many are wanted) -> that many positions (or all), in random order
 Draw = Callable[[int, int, Row, ReaderConfig, int], list[int]]
 
 
@@ -38,6 +38,8 @@ class RandomRetriever(Retriever):
     * ``leakage_guard`` (on by default) — skip pool rows whose input text
       equals the test row's; the draw moves on to the next row of the same
       random order, so rows without a leak keep OpenCompass's indices.
+    * ``filter``, ``balance`` — draw only among rows sharing a column value,
+      and round-robin over labels (:mod:`._selection`).
     """
 
     def __init__(
@@ -49,8 +51,11 @@ class RandomRetriever(Retriever):
         per_row_seed: bool = False,
         id_column: str | None = None,
         leakage_guard: bool = True,
+        filter: Mapping[str, str] | None = None,
+        balance: str | None = None,
     ) -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num)
+        self.selection = Selection(ice_num, filter, balance, leakage_guard)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
             raise RetrieverError(f"seed must be an int from 0 to 2**32 - 1 (got {seed!r})", key="seed")
         if id_column is not None and not per_row_seed:
@@ -58,24 +63,21 @@ class RandomRetriever(Retriever):
         self.seed = seed
         self.per_row_seed = per_row_seed
         self.id_column = id_column
-        self.leakage_guard = leakage_guard
 
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
         self.check_pool(pool, reader)
-        guard = LeakageGuard([reader.input_text(row) for row in pool]) if self.leakage_guard else None
+        selection = self.selection.bind(pool, reader)
         draw: Draw = self._per_row_draw if self.per_row_seed else self._stream_draw()
         picked = []
         for index, row in enumerate(queries):
-            banned = guard.leaks(reader.input_text(row)) if guard else frozenset()
-            order = draw(len(pool), index, row, reader, len(banned))
-            shots = [i for i in order[: self.ice_num + len(banned)] if i not in banned][: self.ice_num]
-            if guard:
-                guard.dropped(sum(1 for i in order[: self.ice_num] if i in banned))
-            picked.append(shots)
-        if guard:
-            guard.report(type(self).__name__)
+            allowed = selection.allowed(row, index)
+            banned = selection.leaks(row)
+            wanted = selection.wanted(banned)
+            order = draw(len(pool) if allowed is None else len(allowed), index, row, reader, wanted)
+            picked.append(selection.choose(order if allowed is None else allowed[order].tolist(), banned))
+        selection.report(type(self).__name__)
         return picked
 
     def _stream_draw(self) -> Draw:
@@ -83,12 +85,12 @@ class RandomRetriever(Retriever):
         consumes the same numbers and lets the guard continue the same random order."""
         state = np.random.RandomState(self.seed)
 
-        def draw(size: int, index: int, row: Row, reader: ReaderConfig, extra: int) -> list[int]:
-            return state.permutation(size).tolist()  # type: ignore[no-any-return]
+        def draw(size: int, index: int, row: Row, reader: ReaderConfig, wanted: int) -> list[int]:
+            return state.permutation(size)[:wanted].tolist()  # type: ignore[no-any-return]
 
         return draw
 
-    def _per_row_draw(self, size: int, index: int, row: Row, reader: ReaderConfig, extra: int) -> list[int]:
+    def _per_row_draw(self, size: int, index: int, row: Row, reader: ReaderConfig, wanted: int) -> list[int]:
         if self.id_column is None:
             key = reader.input_text(row)
         elif self.id_column in row:
@@ -99,10 +101,10 @@ class RandomRetriever(Retriever):
             )
         row_id = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "little")
         rng = np.random.default_rng([self.seed, row_id])
-        return rng.choice(size, min(size, self.ice_num + extra), replace=False).tolist()  # type: ignore[no-any-return]
+        return rng.choice(size, min(size, wanted), replace=False).tolist()  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return (
             f"RandomRetriever(ice_num={self.ice_num}, seed={self.seed}, per_row_seed={self.per_row_seed}, "
-            f"id_column={self.id_column!r}, leakage_guard={self.leakage_guard})"
+            f"id_column={self.id_column!r}, {self.selection.describe()})"
         )

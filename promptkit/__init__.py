@@ -29,7 +29,15 @@ from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
-from promptkit.retrievers import BM25Retriever, FixKRetriever, RandomRetriever, Retriever, SlidingWindowRetriever, ZeroRetriever
+from promptkit.retrievers import (
+    BM25Retriever,
+    FixKRetriever,
+    RandomRetriever,
+    Retriever,
+    SlidingWindowRetriever,
+    TopkRetriever,
+    ZeroRetriever,
+)
 from promptkit.templates import PromptTemplate
 
 __version__ = "0.1.0"
@@ -63,6 +71,7 @@ __all__ = [
     "RowsDataset",
     "SlidingWindowRetriever",
     "TemplateError",
+    "TopkRetriever",
     "ZeroRetriever",
     "build_dataset",
     "build_model",

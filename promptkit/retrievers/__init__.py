@@ -5,6 +5,7 @@ from promptkit.retrievers.bm25 import BM25Retriever
 from promptkit.retrievers.fixk import FixKRetriever
 from promptkit.retrievers.random import RandomRetriever
 from promptkit.retrievers.sliding_window import SlidingWindowRetriever
+from promptkit.retrievers.topk import TopkRetriever
 from promptkit.retrievers.zero import ZeroRetriever
 
-__all__ = ["BM25Retriever", "FixKRetriever", "RandomRetriever", "Retriever", "SlidingWindowRetriever", "ZeroRetriever"]
+__all__ = ["BM25Retriever", "FixKRetriever", "RandomRetriever", "Retriever", "SlidingWindowRetriever", "TopkRetriever", "ZeroRetriever"]

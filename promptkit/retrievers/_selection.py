@@ -8,6 +8,7 @@ compose in a config without a class per combination::
 
 The steps, in order: the retriever orders the candidates its filter allows
 (best or drawn first); the leakage guard removes copies of the test row;
+``mmr`` (similarity retrievers) reorders them for diversity;
 ``balance='label'`` takes them round-robin over answer labels; the first
 ``ice_num`` are the shots.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,14 +32,16 @@ logger = logging.getLogger("promptkit.retrievers")
 
 Row = Mapping[str, Any]
 
-#: How many ranked candidates label balancing looks at per shot wanted.
-BALANCE_CANDIDATES_PER_SHOT = 20
+#: How many ranked candidates label balancing and MMR look at per shot wanted.
+CANDIDATES_PER_SHOT = 20
+
+Rerank = Callable[[list[int]], list[int]]
 
 
 class Selection:
     """The selection parameters of a retriever, checked when the config is built."""
 
-    def __init__(self, ice_num: int, filter: Any = None, balance: Any = None, leakage_guard: bool = True) -> None:
+    def __init__(self, ice_num: int, filter: Any = None, balance: Any = None, leakage_guard: bool = True, mmr: Any = None) -> None:
         self.ice_num = ice_num
         self.same = _same_column(filter)
         if balance not in (None, "label"):
@@ -47,6 +50,11 @@ class Selection:
         if not isinstance(leakage_guard, bool):
             raise RetrieverError(f"leakage_guard must be True or False (got {leakage_guard!r})", key="leakage_guard")
         self.leakage_guard = leakage_guard
+        if mmr is not None and (isinstance(mmr, bool) or not isinstance(mmr, (int, float)) or not 0 <= mmr <= 1):
+            raise RetrieverError(
+                f"mmr must be a number from 0 to 1, the weight of relevance against diversity (got {mmr!r}); 1 is plain top-k", key="mmr"
+            )
+        self.mmr = None if mmr is None else float(mmr)
 
     def bind(self, pool: Sequence[Row], reader: ReaderConfig) -> BoundSelection:
         """Index the pool once: filter groups, labels, the leakage guard."""
@@ -56,6 +64,8 @@ class Selection:
         parts = [f"filter=dict(same={self.same!r})"] if self.same else []
         if self.balance:
             parts.append(f"balance={self.balance!r}")
+        if self.mmr is not None:
+            parts.append(f"mmr={self.mmr}")
         parts.append(f"leakage_guard={self.leakage_guard}")
         return ", ".join(parts)
 
@@ -104,17 +114,19 @@ class BoundSelection:
 
     def wanted(self, banned: frozenset[int]) -> int:
         """How many ordered candidates to ask the retriever for."""
-        per_shot = BALANCE_CANDIDATES_PER_SHOT if self.labels is not None else 1
+        per_shot = CANDIDATES_PER_SHOT if self.labels is not None or self.selection.mmr is not None else 1
         return self.ice_num * per_shot + len(banned)
 
-    def choose(self, ordered: Iterable[int], banned: frozenset[int]) -> list[int]:
-        """The shots from candidates in retriever order: leaks removed, balanced if asked, the first ``ice_num``."""
+    def choose(self, ordered: Iterable[int], banned: frozenset[int], rerank: Rerank | None = None) -> list[int]:
+        """The shots from candidates in retriever order: leaks removed, reranked (MMR), balanced if asked, the first ``ice_num``."""
         candidates = [int(i) for i in ordered]
         if banned:
             kept = [i for i in candidates if i not in banned]
             assert self.guard is not None
             self.guard.dropped(sum(1 for i in candidates[: self.ice_num] if i in banned))
             candidates = kept
+        if rerank is not None:
+            candidates = rerank(candidates)
         shots = self._balanced(candidates) if self.labels is not None else candidates[: self.ice_num]
         if len(shots) < self.ice_num:
             self.short_rows += 1

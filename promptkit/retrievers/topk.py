@@ -1,0 +1,150 @@
+"""``TopkRetriever``: the pool rows whose embeddings are nearest the test row's.
+
+Texts (a row's input columns joined by a space) are embedded in batches, once
+per pool and once per test split, by a pluggable embedder (default: the
+bundled all-MiniLM-L6-v2, see :mod:`.embedding`); vectors are normalised and
+searched exactly by inner product with ``faiss`` (``IndexFlatIP``), so the
+nearest rows are those of highest cosine similarity.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from promptkit._optional import require
+from promptkit.data.reader import ReaderConfig
+from promptkit.errors import RetrieverError
+from promptkit.retrievers._selection import BoundSelection, Selection
+from promptkit.retrievers.base import Retriever
+from promptkit.retrievers.embedding import Embedder, EmbeddingCache, SentenceTransformerEmbedder, embed_texts
+
+__all__ = ["TopkRetriever", "mmr_order"]
+
+# Extra neighbours fetched so that rows tying with the last one wanted are ordered by pool index, not by faiss.
+_TIE_MARGIN = 8
+
+
+class TopkRetriever(Retriever):
+    """For each test row, the ``ice_num`` most similar pool rows, most similar first (ties in pool order).
+
+    * ``embedder`` — any callable ``list[str] -> array (n, dim)``; default
+      :class:`SentenceTransformerEmbedder` (``sentence_transformers_model_name``
+      may name a local model directory, ``batch_size`` its batch).
+    * ``cache_dir`` — keep embeddings on disk, keyed by the embedder's ``name``
+      and each text's hash.
+    * ``mmr`` — maximal marginal relevance: reorder the best ``20 × ice_num``
+      candidates by ``mmr × similarity to the test row − (1 − mmr) × highest
+      similarity to a shot already chosen``.
+    * ``filter``, ``balance``, ``leakage_guard`` — as every ranking retriever.
+    * ``tokenizer_name`` — accepted for OpenCompass configs and unused: the
+      embedding model truncates with its own tokenizer.
+    """
+
+    def __init__(
+        self,
+        ice_separator: str = "\n",
+        ice_eos_token: str = "\n",
+        ice_num: int = 1,
+        sentence_transformers_model_name: str | None = None,
+        tokenizer_name: str | None = None,
+        batch_size: int = 64,
+        embedder: Embedder | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        leakage_guard: bool = True,
+        filter: Mapping[str, str] | None = None,
+        balance: str | None = None,
+        mmr: float | None = None,
+    ) -> None:
+        super().__init__(ice_separator, ice_eos_token, ice_num)
+        self.selection = Selection(ice_num, filter, balance, leakage_guard, mmr)
+        if embedder is not None and not callable(embedder):
+            raise RetrieverError(f"embedder must be a callable list[str] -> array (n, dim) (got {embedder!r})", key="embedder")
+        if embedder is not None and sentence_transformers_model_name is not None:
+            raise RetrieverError("give either embedder or sentence_transformers_model_name, not both", key="embedder")
+        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(sentence_transformers_model_name, batch_size)
+        self.cache = EmbeddingCache(cache_dir) if cache_dir is not None else None
+        self.tokenizer_name = tokenizer_name
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Normalised embeddings of ``texts`` (through the disk cache when set)."""
+        return embed_texts(self.embedder, texts, self.cache, getattr(self.embedder, "name", None))
+
+    def retrieve(
+        self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
+    ) -> list[list[int]]:
+        self.check_pool(pool, reader)
+        if not self.ice_num or not queries:
+            return [[] for _ in queries]
+        faiss = require("faiss", "topk", "TopkRetriever")
+        pool_vectors = self.embed([reader.input_text(row) for row in pool])
+        query_vectors = self.embed([reader.input_text(row) for row in queries])
+        if query_vectors.shape[1] != pool_vectors.shape[1]:
+            raise RetrieverError(
+                f"the embedder returned vectors of {query_vectors.shape[1]} dimensions for the test rows but {pool_vectors.shape[1]} "
+                "for the pool",
+                key="embedder",
+            )
+        selection = self.selection.bind(pool, reader)
+        allowed = [selection.allowed(row, i) for i, row in enumerate(queries)]
+        banned = [selection.leaks(row) for row in queries]
+        depth = min(len(pool), max(selection.wanted(b) for b in banned) + _TIE_MARGIN)
+        index = faiss.IndexFlatIP(pool_vectors.shape[1])
+        index.add(pool_vectors)
+        neighbours: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        unfiltered = [i for i, subset in enumerate(allowed) if subset is None]
+        if unfiltered:
+            found_scores, found_ids = index.search(query_vectors[unfiltered], depth)
+            neighbours = {row: (found_scores[n], found_ids[n]) for n, row in enumerate(unfiltered)}
+        picked = []
+        for i, subset in enumerate(allowed):
+            if subset is None:
+                scores, ids = neighbours[i]
+            else:
+                ids = subset
+                scores = pool_vectors[ids] @ query_vectors[i]
+            wanted = selection.wanted(banned[i])
+            ranked = ids[np.lexsort((ids, -scores))][:wanted].tolist()
+            picked.append(self._choose(selection, ranked, banned[i], pool_vectors, query_vectors[i]))
+        selection.report(type(self).__name__)
+        return picked
+
+    def _choose(self, selection: BoundSelection, ranked: list[int], banned: frozenset[int], pool: np.ndarray, query: np.ndarray) -> list[int]:
+        mmr = self.selection.mmr
+        if mmr is None:
+            return selection.choose(ranked, banned)
+        return selection.choose(ranked, banned, rerank=lambda candidates: mmr_order(candidates, pool, query, mmr))
+
+    def __repr__(self) -> str:
+        return f"TopkRetriever(ice_num={self.ice_num}, embedder={self.embedder!r}, {self.selection.describe()})"
+
+
+def mmr_order(candidates: list[int], vectors: np.ndarray, query: np.ndarray, weight: float) -> list[int]:
+    """Candidates in maximal-marginal-relevance order: each next one maximises
+    ``weight × sim(query) − (1 − weight) × max sim(chosen)``; ties go to the earlier candidate.
+
+    >>> v = np.array([[1.0, 0.0], [0.99, 0.141], [0.0, 1.0]])
+    >>> mmr_order([0, 1, 2], v, np.array([0.8, 0.6]), 1.0)  # relevance only: 1 and its near-copy 0 first
+    [1, 0, 2]
+    >>> mmr_order([0, 1, 2], v, np.array([0.8, 0.6]), 0.5)  # the near-copy of 1 goes last
+    [1, 2, 0]
+    """
+    if not candidates:
+        return []
+    chosen_vectors = vectors[candidates]
+    relevance = chosen_vectors @ query
+    similarity = chosen_vectors @ chosen_vectors.T
+    closest = np.full(len(candidates), -np.inf)
+    left = np.ones(len(candidates), dtype=bool)
+    order: list[int] = []
+    for _ in range(len(candidates)):
+        penalty = np.where(np.isinf(closest), 0.0, closest)
+        score = np.where(left, weight * relevance - (1 - weight) * penalty, -np.inf)
+        pick = int(np.argmax(score))
+        order.append(candidates[pick])
+        left[pick] = False
+        closest = np.maximum(closest, similarity[pick])
+    return order

@@ -31,11 +31,14 @@ from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import (
     BM25Retriever,
+    DPPRetriever,
     FixKRetriever,
+    MDLRetriever,
     RandomRetriever,
     Retriever,
     SlidingWindowRetriever,
     TopkRetriever,
+    VotekRetriever,
     ZeroRetriever,
 )
 from promptkit.templates import PromptTemplate
@@ -47,11 +50,13 @@ __all__ = [
     "ChatModel",
     "CompletionModel",
     "ConfigError",
+    "DPPRetriever",
     "DatasetError",
     "DatasetSpec",
     "FixKRetriever",
     "GenInferencer",
     "JsonlDataset",
+    "MDLRetriever",
     "Marker",
     "MetaTemplate",
     "MetaTemplateError",
@@ -72,6 +77,7 @@ __all__ = [
     "SlidingWindowRetriever",
     "TemplateError",
     "TopkRetriever",
+    "VotekRetriever",
     "ZeroRetriever",
     "build_dataset",
     "build_model",

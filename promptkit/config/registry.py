@@ -13,7 +13,17 @@ from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.inferencers import GenInferencer, PPLInferencer
-from promptkit.retrievers import BM25Retriever, FixKRetriever, RandomRetriever, SlidingWindowRetriever, TopkRetriever, ZeroRetriever
+from promptkit.retrievers import (
+    BM25Retriever,
+    DPPRetriever,
+    FixKRetriever,
+    MDLRetriever,
+    RandomRetriever,
+    SlidingWindowRetriever,
+    TopkRetriever,
+    VotekRetriever,
+    ZeroRetriever,
+)
 from promptkit.templates import PromptTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
@@ -23,7 +33,17 @@ REGISTRY: dict[str, dict[str, type]] = {
     "template": {"PromptTemplate": PromptTemplate},
     # OpenCompass's names; it registers only some of them (RandomRetriever only by class), promptkit all.
     "retriever": {
-        cls.__name__: cls for cls in (ZeroRetriever, FixKRetriever, RandomRetriever, SlidingWindowRetriever, BM25Retriever, TopkRetriever)
+        cls.__name__: cls for cls in (
+            ZeroRetriever,
+            FixKRetriever,
+            RandomRetriever,
+            SlidingWindowRetriever,
+            BM25Retriever,
+            TopkRetriever,
+            VotekRetriever,
+            DPPRetriever,
+            MDLRetriever,
+        )
     },
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},

@@ -18,7 +18,7 @@ import numpy as np
 from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
-from promptkit.retrievers._selection import BoundSelection, Selection
+from promptkit.retrievers._selection import BoundSelection, Rerank, Selection
 from promptkit.retrievers.base import Retriever
 from promptkit.retrievers.embedding import Embedder, EmbeddingCache, SentenceTransformerEmbedder, embed_texts
 
@@ -79,7 +79,7 @@ class TopkRetriever(Retriever):
         self.check_pool(pool, reader)
         if not self.ice_num or not queries:
             return [[] for _ in queries]
-        faiss = require("faiss", "topk", "TopkRetriever")
+        faiss = require("faiss", "topk", type(self).__name__)
         pool_vectors = self.embed([reader.input_text(row) for row in pool])
         query_vectors = self.embed([reader.input_text(row) for row in queries])
         if query_vectors.shape[1] != pool_vectors.shape[1]:
@@ -91,7 +91,7 @@ class TopkRetriever(Retriever):
         selection = self.selection.bind(pool, reader)
         allowed = [selection.allowed(row, i) for i, row in enumerate(queries)]
         banned = [selection.leaks(row) for row in queries]
-        depth = min(len(pool), max(selection.wanted(b) for b in banned) + _TIE_MARGIN)
+        depth = min(len(pool), max(self._wanted(selection, b) for b in banned) + _TIE_MARGIN)
         index = faiss.IndexFlatIP(pool_vectors.shape[1])
         index.add(pool_vectors)
         neighbours: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -106,17 +106,21 @@ class TopkRetriever(Retriever):
             else:
                 ids = subset
                 scores = pool_vectors[ids] @ query_vectors[i]
-            wanted = selection.wanted(banned[i])
-            ranked = ids[np.lexsort((ids, -scores))][:wanted].tolist()
-            picked.append(self._choose(selection, ranked, banned[i], pool_vectors, query_vectors[i]))
+            ranked = ids[np.lexsort((ids, -scores))][: self._wanted(selection, banned[i])].tolist()
+            picked.append(selection.choose(ranked, banned[i], self._rerank(pool_vectors, query_vectors[i], queries[i], reader)))
         selection.report(type(self).__name__)
         return picked
 
-    def _choose(self, selection: BoundSelection, ranked: list[int], banned: frozenset[int], pool: np.ndarray, query: np.ndarray) -> list[int]:
+    def _wanted(self, selection: BoundSelection, banned: frozenset[int]) -> int:
+        """How many nearest rows each test row's selection starts from."""
+        return selection.wanted(banned)
+
+    def _rerank(self, pool: np.ndarray, query: np.ndarray, row: Mapping[str, Any], reader: ReaderConfig) -> Rerank | None:
+        """How the nearest rows are reordered before balancing and taking ``ice_num`` (MMR when asked)."""
         mmr = self.selection.mmr
         if mmr is None:
-            return selection.choose(ranked, banned)
-        return selection.choose(ranked, banned, rerank=lambda candidates: mmr_order(candidates, pool, query, mmr))
+            return None
+        return lambda candidates: mmr_order(candidates, pool, query, mmr)
 
     def __repr__(self) -> str:
         return f"TopkRetriever(ice_num={self.ice_num}, embedder={self.embedder!r}, {self.selection.describe()})"

@@ -2,19 +2,21 @@
 
 OpenCompass renders the prompt with all picked shots, counts its tokens, and
 while it is too long drops the last shot, renders and counts again — up to
-``k + 1`` full renders and tokenisations per row.  The result is the longest
+``k + 1`` full renders and tokenisations per row.  Its result is the longest
 prefix of the picked shots whose final prompt fits (or no shots).
 
-:class:`ShotFitter` finds the same prefix from token counts: each shot's
-tokens are counted once per pool row and cached; the prompt without shots is
-counted once per row.  Inserting a shot of ``c`` tokens adds at least
-``c - 2`` tokens to the prompt (a token may merge across each of its two
-edges; the meta template only adds), so ``base + Σ max(0, c_i - 2)`` is a lower
-bound of the prompt's length with shots ``0 … p-1``.  Every prefix longer than
-the longest one whose bound fits is certainly too long; that candidate is
-rendered and counted exactly, and only if it is over the limit is the next
-shorter one tried.  Typically that is two counts per row — one of them of the
-short shot-less prompt — whatever the number of dropped shots.
+:class:`ShotFitter` finds the same prefix with about two exact counts.  Each
+pool row's shot is counted once and cached; per row, the prompt without shots
+is counted once.  A prefix of ``p`` shots is then estimated at ``bare + Σ (shot
+tokens + overhead)``, where ``overhead`` is the per-shot cost the meta template
+adds (role markers, separators), learnt from the exact counts already taken.
+The estimate picks which prefix to render and count exactly; the search keeps
+the longest prefix known to fit and the shortest known not to, and stops when
+they are adjacent.  A prefix is known not to fit without counting it when a
+lower bound says so: from an exact count, each further shot adds at least its
+own tokens minus two per piece of text (a token may merge across each edge).
+Since adding a shot never shortens the prompt, the answer is the loop's — a
+property test checks it against the loop itself.
 """
 
 from __future__ import annotations
@@ -32,10 +34,6 @@ __all__ = ["FitResult", "ShotFitter", "ShotTokens", "TokenSegments", "prompt_tex
 #: (shot indices) -> (template output, final input)
 RenderShots = Callable[[list[int]], tuple[Any, FinalInput]]
 
-# Tokens a shot's text may lose to merges across its two edges.
-_EDGE_SLACK = 2
-
-
 @dataclass(frozen=True)
 class FitResult:
     """The fitted prompt: template output, final input, the shots kept, and the final token count when it was counted."""
@@ -47,26 +45,34 @@ class FitResult:
 
 
 def prompt_text(prompt: Prompt) -> str:
-    """The text of a rendered shot: a string, or the prompts of a PromptList's items, concatenated."""
-    if isinstance(prompt, str):
-        return prompt
-    assert isinstance(prompt, PromptList)
-    return "".join(item if isinstance(item, str) else item.prompt or "" for item in prompt if isinstance(item, (str, RoleItem)))
+    """The text of a rendered prompt: a string, or the prompts of a PromptList's items, concatenated."""
+    return "".join(_texts(prompt))
 
 
 class ShotTokens:
-    """Tokens of each pool row rendered as a shot: counted once, then cached."""
+    """Tokens of each pool row rendered as a shot, and how many text pieces it has: counted once, then cached."""
 
     def __init__(self, counter: TokenCounter, shot: Callable[[int], Prompt]) -> None:
         self.counter = counter
         self._shot = shot
-        self._tokens: dict[int, int] = {}
+        self._tokens: dict[int, tuple[int, int]] = {}
 
     def __call__(self, index: int) -> int:
-        tokens = self._tokens.get(index)
-        if tokens is None:
-            tokens = self._tokens[index] = self.counter(prompt_text(self._shot(index)))
-        return tokens
+        return self.pieces(index)[0]
+
+    def pieces(self, index: int) -> tuple[int, int]:
+        """(tokens, pieces): a chat shot's turns are counted one by one, as the meta template separates them."""
+        cached = self._tokens.get(index)
+        if cached is None:
+            texts = _texts(self._shot(index))
+            cached = self._tokens[index] = (sum(self.counter(text) for text in texts), len(texts))
+        return cached
+
+
+def _texts(prompt: Prompt) -> list[str]:
+    if isinstance(prompt, str):
+        return [prompt]
+    return [item if isinstance(item, str) else item.prompt or "" for item in prompt if isinstance(item, (str, RoleItem))]
 
 
 class ShotFitter:
@@ -76,28 +82,62 @@ class ShotFitter:
         self.max_seq_len = max_seq_len
         self.counter = shot_tokens.counter
         self.shot_tokens = shot_tokens
+        #: Tokens a shot adds beyond its own text, learnt from exact counts (the same meta template wraps every shot).
+        self.overhead = 0.0
 
     def fit(self, ice_idx: Sequence[int], render: RenderShots) -> FitResult:
-        """Same shots as OpenCompass's drop-the-last-shot loop, from cached shot counts and (usually) two exact counts."""
+        """Same shots as OpenCompass's drop-the-last-shot loop, from cached shot counts and (usually) one full count."""
         shots = list(ice_idx)
+        bare = render([])
         if not shots:
-            intermediate, final = render([])
-            return FitResult(intermediate, final, [], None)
-        bare_intermediate, bare_final = render([])
-        bound = bare_tokens = count_tokens(bare_final, self.counter)
-        keep = 0
-        for index in shots:
-            bound += max(0, self.shot_tokens(index) - _EDGE_SLACK)
-            if bound > self.max_seq_len:
-                break
-            keep += 1
-        while keep:
-            intermediate, final = render(shots[:keep])
+            return FitResult(bare[0], bare[1], [], None)
+        bare_tokens = count_tokens(bare[1], self.counter)
+        sizes = [self.shot_tokens.pieces(index) for index in shots]
+        prefix_tokens = [0]
+        for tokens, _ in sizes:
+            prefix_tokens.append(prefix_tokens[-1] + tokens)
+        # fits: the longest prefix known to fit (0 always "fits": the loop stops there); over: the shortest known not to.
+        fits, over = 0, len(shots) + 1
+        best = FitResult(bare[0], bare[1], [], bare_tokens)
+        over = self._certainly_over(bare_tokens, sizes, 0, over)
+        while over - fits > 1:
+            guess = self._guess(bare_tokens, prefix_tokens, fits, over)
+            intermediate, final = render(shots[:guess])
             tokens = count_tokens(final, self.counter)
+            self.overhead = max(0.0, (tokens - bare_tokens - prefix_tokens[guess]) / guess)
             if tokens <= self.max_seq_len:
-                return FitResult(intermediate, final, shots[:keep], tokens)
-            keep -= 1
-        return FitResult(bare_intermediate, bare_final, [], bare_tokens)
+                fits, best = guess, FitResult(intermediate, final, shots[:guess], tokens)
+                over = self._certainly_over(tokens, sizes, fits, over)
+            else:
+                over = guess
+        return best
+
+    def _certainly_over(self, tokens: int, sizes: list[tuple[int, int]], known: int, over: int) -> int:
+        """The shortest prefix longer than ``known`` (whose prompt has ``tokens``) that cannot fit, by a lower bound.
+
+        Adding a shot adds at least its tokens minus one per edge of each of its
+        pieces, where a token may merge with its neighbour; the meta template only adds.
+        """
+        bound = tokens
+        for p in range(known + 1, over):
+            shot_tokens, pieces = sizes[p - 1]
+            bound += max(0, shot_tokens - _EDGE_SLACK * pieces)
+            if bound > self.max_seq_len:
+                return p
+        return over
+
+    def _guess(self, bare: int, prefix_tokens: list[int], fits: int, over: int) -> int:
+        """The longest prefix strictly between ``fits`` and ``over`` that the estimate says fits (at least ``fits + 1``)."""
+        guess = fits + 1
+        for p in range(fits + 2, over):
+            if bare + prefix_tokens[p] + self.overhead * p > self.max_seq_len:
+                break
+            guess = p
+        return guess
+
+
+# Tokens a piece of a shot may lose to merges across its two edges.
+_EDGE_SLACK = 2
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="promptkit: warning: %(message)s", stream=sys.stderr)
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(logging.WARNING)  # libraries that set their own logger to DEBUG (bm25s) stay quiet
     try:
         if args.command == "preview":
             return _preview(args)

@@ -10,6 +10,7 @@ disk, keyed by the embedder's ``name`` and each text's hash.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable, Sequence
@@ -53,18 +54,22 @@ class SentenceTransformerEmbedder:
         self.path = path
         self.batch_size = batch_size
         self.device = device
-        self._model: Any = None
-
     def __call__(self, texts: list[str]) -> np.ndarray:
-        if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is local; never reach for the hub
-            sentence_transformers = require("sentence_transformers", "topk", "TopkRetriever's default embedder")
-            self._model = sentence_transformers.SentenceTransformer(str(self.path), device=self.device)
-        vectors: np.ndarray = self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
+        vectors: np.ndarray = _load(self.path, self.device).encode(texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
         return vectors
 
     def __repr__(self) -> str:
         return f"SentenceTransformerEmbedder({self.name!r}, batch_size={self.batch_size})"
+
+
+@functools.cache
+def _load(path: Path, device: str) -> Any:
+    """The sentence-transformers model in ``path``, loaded once per process."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is local; never reach for the hub
+    sentence_transformers = require("sentence_transformers", "topk", "TopkRetriever's default embedder")
+    transformers = require("transformers", "topk", "TopkRetriever's default embedder")
+    transformers.logging.disable_progress_bar()  # its "Loading weights" bar would interleave with preview's output
+    return sentence_transformers.SentenceTransformer(str(path), device=device)
 
 
 class EmbeddingCache:

@@ -1,7 +1,8 @@
 """Retrieval and shot fitting at scale, side by side with OpenCompass 0.5.4's BM25Retriever when importable.
 
-    python3 benchmarks/bench_retrieval.py [--pool 100000] [--queries 10000] [--skip-topk]
-    $OC_VENV/bin/python benchmarks/bench_retrieval.py      # adds OpenCompass's BM25 (needs rank_bm25 there)
+    python3 benchmarks/bench_retrieval.py [--pool 100000] [--queries 10000] [--only bm25,topk,embed,fitting]
+    PYTHONPATH=. $OC_VENV/bin/python benchmarks/bench_retrieval.py --only bm25   # adds OpenCompass's BM25Retriever
+                                                                                # (pip install rank_bm25 bm25s there)
 
 Workloads (synthetic English-like rows, Zipf-distributed words):
 
@@ -183,7 +184,9 @@ def main() -> int:
     parser.add_argument("--oc-queries", type=int, default=20, help="test rows OpenCompass's BM25 is timed on (default 20)")
     parser.add_argument("--fit-queries", type=int, default=2000, help="prompts in the fitting workload (default 2000)")
     parser.add_argument("--embed-texts", type=int, default=1000, help="rows the bundled model's throughput is measured on (default 1000)")
-    parser.add_argument("--skip-embed", action="store_true", help="skip measuring the embedding model")
+    parser.add_argument(
+        "--only", default="bm25,topk,embed,fitting", help="comma-separated workloads to run (default: bm25,topk,embed,fitting)"
+    )
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile of each promptkit workload")
     args = parser.parse_args()
     vocabulary = make_vocabulary()
@@ -198,25 +201,28 @@ def main() -> int:
             print(f"--- profile: {name}")
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(12)
 
-    bm25 = lambda count: lambda: BM25Retriever(ice_num=SHOTS).retrieve(pool, queries[:count], READER)  # noqa: E731
-    seconds, peak, _ = timed(bm25(args.queries), memory=bm25(args.queries // 10))
-    bm25_line = f"{'bm25 (index + queries)':28} {args.pool:>8,} {args.queries:>8,} {seconds:>11.1f} {peak:>9.0f}"
-    with tempfile.TemporaryDirectory() as folder:
-        try:
-            oc_index, oc_per_query, oc_peak, _ = opencompass_bm25(pool, queries[: args.oc_queries], Path(folder))
-        except ImportError as error:
-            lines.append(bm25_line + f"   (OpenCompass not importable: {error})")
-        else:
-            oc_total = oc_index + oc_per_query * args.queries
-            lines.append(bm25_line + f" {oc_total:>13,.0f}* {oc_peak:>9.0f} {oc_total / seconds:>7.0f}x")
-    profile("bm25", bm25(1000))
+    only = set(args.only.split(","))
+    if "bm25" in only:
+        bm25 = lambda count: lambda: BM25Retriever(ice_num=SHOTS).retrieve(pool, queries[:count], READER)  # noqa: E731
+        seconds, peak, _ = timed(bm25(args.queries), memory=bm25(args.queries // 10))
+        bm25_line = f"{'bm25 (index + queries)':28} {args.pool:>8,} {args.queries:>8,} {seconds:>11.1f} {peak:>9.0f}"
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                oc_index, oc_per_query, oc_peak, _ = opencompass_bm25(pool, queries[: args.oc_queries], Path(folder))
+            except ImportError as error:
+                lines.append(bm25_line + f"   (OpenCompass not importable: {error})")
+            else:
+                oc_total = oc_index + oc_per_query * args.queries
+                lines.append(bm25_line + f" {oc_total:>13,.0f}* {oc_peak:>9.0f} {oc_total / seconds:>7.0f}x")
+        profile("bm25", bm25(1000))
 
-    embedder = Precomputed([r["question"] for r in pool + queries])
-    topk = lambda count: lambda: TopkRetriever(ice_num=SHOTS, embedder=embedder).retrieve(pool, queries[:count], READER)  # noqa: E731
-    seconds, peak, _ = timed(topk(args.queries), memory=topk(args.queries // 10))
-    lines.append(f"{'topk search (precomputed)':28} {args.pool:>8,} {args.queries:>8,} {seconds:>11.1f} {peak:>9.0f}")
-    profile("topk search", topk(1000))
-    if not args.skip_embed:
+    if "topk" in only:
+        embedder = Precomputed([r["question"] for r in pool + queries])
+        topk = lambda count: lambda: TopkRetriever(ice_num=SHOTS, embedder=embedder).retrieve(pool, queries[:count], READER)  # noqa: E731
+        seconds, peak, _ = timed(topk(args.queries), memory=topk(args.queries // 10))
+        lines.append(f"{'topk search (precomputed)':28} {args.pool:>8,} {args.queries:>8,} {seconds:>11.1f} {peak:>9.0f}")
+        profile("topk search", topk(1000))
+    if "embed" in only:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from promptkit.retrievers.embedding import SentenceTransformerEmbedder
 
@@ -230,12 +236,14 @@ def main() -> int:
             f"({len(sample) / seconds:,.0f} texts/s on {len(sample)} rows)"
         )
 
-    with tempfile.TemporaryDirectory() as folder:
-        fit, loop, kept, differ = fitting_workload(pool[:200], queries[: args.fit_queries], Path(folder))
-    lines.append(
-        f"{'fitting, 8 shots':28} {200:>8,} {args.fit_queries:>8,} {fit[0]:>11.2f} {fit[1]:>9.0f} {loop[0]:>13.2f}† {loop[1]:>9.0f} "
-        f"{loop[0] / fit[0]:>7.1f}x"
-    )
+    kept, differ = float("nan"), 0
+    if "fitting" in only:
+        with tempfile.TemporaryDirectory() as folder:
+            fit, loop, kept, differ = fitting_workload(pool[:200], queries[: args.fit_queries], Path(folder))
+        lines.append(
+            f"{'fitting, 8 shots':28} {200:>8,} {args.fit_queries:>8,} {fit[0]:>11.2f} {fit[1]:>9.0f} {loop[0]:>13.2f}† {loop[1]:>9.0f} "
+            f"{loop[0] / fit[0]:>7.1f}x"
+        )
     header = f"{'workload':28} {'pool':>8} {'queries':>8} {'promptkit s':>11} {'peak MiB':>9} {'reference s':>14} {'peak MiB':>9} {'ratio':>8}"
     print(header)
     print("-" * len(header))

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from promptkit.errors import ConfigError, DatasetError, check_keys
+from promptkit.promptlist import RoleItem
+from promptkit.templates import PromptTemplate
 
 __all__ = ["ReaderConfig"]
 
@@ -40,7 +42,7 @@ class ReaderConfig:
 
     input_columns: tuple[str, ...]
     output_column: str | None = None
-    input_template: Any = None
+    input_template: PromptTemplate | None = None
     output_template: Any = None
     train_split: str = "train"
     train_range: Any = None
@@ -67,7 +69,7 @@ class ReaderConfig:
         return cls(
             input_columns=tuple(columns),
             output_column=output,
-            input_template=cfg.get("input_template"),
+            input_template=_input_template(cfg.get("input_template")),
             output_template=cfg.get("output_template"),
             train_split=cfg.get("train_split", "train"),
             train_range=cfg.get("train_range"),
@@ -76,8 +78,14 @@ class ReaderConfig:
         )
 
     def input_text(self, row: Row) -> str:
-        """The row's input columns joined by a space: what retrievers index."""
-        return " ".join(str(row[c]) for c in self.input_columns)
+        """What retrievers index and compare: ``input_template`` rendered with the row if set (as OpenCompass, unmasked),
+        else the row's input columns joined by a space."""
+        if self.input_template is None:
+            return " ".join(str(row[c]) for c in self.input_columns)
+        rendered = self.input_template.render(row)
+        if isinstance(rendered, str):
+            return rendered
+        return "\n".join(item.prompt or "" for item in rendered if isinstance(item, RoleItem))
 
     def check_columns(self, rows: Sequence[Row], split: str) -> None:
         """Every input column and the output column must exist in every row."""
@@ -92,6 +100,23 @@ class ReaderConfig:
                 row=index,
                 key=column,
             )
+
+
+def _input_template(cfg: Any) -> PromptTemplate | None:
+    """``reader_cfg.input_template``: a PromptTemplate, or its config dict."""
+    if cfg is None or isinstance(cfg, PromptTemplate):
+        return cfg
+    kind = cfg.get("type", "PromptTemplate") if isinstance(cfg, Mapping) else None
+    name = kind.__name__ if isinstance(kind, type) else str(kind).rsplit(".", 1)[-1]
+    if not isinstance(cfg, Mapping) or name != "PromptTemplate":
+        raise ConfigError(
+            f"input_template must be dict(type=PromptTemplate, template=...), the text retrievers compare (got {cfg!r})",
+            key="reader_cfg.input_template",
+        )
+    try:
+        return PromptTemplate(**{k: v for k, v in cfg.items() if k != "type"})
+    except TypeError as error:
+        raise ConfigError(f"input_template: {error}", key="reader_cfg.input_template") from None
 
 
 def _check_range(size: Any, key: str) -> None:

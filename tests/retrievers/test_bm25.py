@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promptkit import BM25Retriever, MissingDependencyError, ReaderConfig, RetrieverError
+from promptkit import BM25Retriever, ConfigError, MissingDependencyError, ReaderConfig, RetrieverError
 from promptkit.retrievers._text import tokenize
 from promptkit.retrievers.bm25 import BM25Index
 
@@ -95,3 +95,17 @@ def test_missing_bm25s_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "bm25s", None)
     with pytest.raises(MissingDependencyError, match=r"BM25Retriever needs the optional package 'bm25s', which is not installed; install it with pip install 'promptkit\[bm25\]'"):
         BM25Retriever(ice_num=1).retrieve([{"q": "a"}], [{"q": "a"}], READER)
+
+
+def test_input_template_is_the_indexed_text():
+    """reader_cfg.input_template (as in OpenCompass) decides the text compared: here the topic, not the question."""
+    reader = ReaderConfig.from_config(
+        dict(input_columns=["q"], output_column="a", input_template=dict(type="PromptTemplate", template="topic {topic}"))
+    )
+    pool = [{"q": "boats and sails", "topic": "cooking", "a": "1"}, {"q": "soup recipes", "topic": "sailing", "a": "2"}, {"q": "x", "topic": "art", "a": "3"}]
+    query = [{"q": "soup recipes", "topic": "sailing", "a": "?"}]
+    assert reader.input_text(pool[0]) == "topic cooking"
+    assert BM25Retriever(ice_num=1, leakage_guard=False).retrieve(pool, query, reader) == [[1]]
+    assert BM25Retriever(ice_num=1, leakage_guard=False).retrieve(pool, [{"q": "boats", "topic": "cooking", "a": "?"}], reader) == [[0]]
+    with pytest.raises(ConfigError, match=r"input_template must be dict\(type=PromptTemplate, template=...\), the text retrievers compare \(got 'topic'\)"):
+        ReaderConfig.from_config(dict(input_columns=["q"], input_template="topic"))

@@ -248,9 +248,13 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     print("\n".join(lines))
-    print(f"\n* OpenCompass BM25Retriever: index build + per-query time on {args.oc_queries} queries × {args.queries:,}.")
-    print(f"† the drop-the-last-shot loop on the same renderer and tokenizer; {kept:.1f} of 8 shots kept on average; prompts that differ: {differ}")
-    print("‡ projected from the measured throughput to embed pool + queries once (then cached with cache_dir).")
+    print()
+    if "bm25" in only:
+        print(f"* OpenCompass BM25Retriever: index build + per-query time on {args.oc_queries} queries × {args.queries:,}.")
+    if "fitting" in only:
+        print(f"† the drop-the-last-shot loop on the same renderer and tokenizer; {kept:.1f} of 8 shots kept on average; prompts that differ: {differ}")
+    if "embed" in only:
+        print("‡ projected from the measured throughput to embed pool + queries once (then cached with cache_dir).")
     return 0
 
 

@@ -153,3 +153,17 @@ def test_hf_tokenizer_counts_like_the_library(bpe_tokenizer_json):
     reference = tokenizers.Tokenizer.from_file(str(bpe_tokenizer_json))
     text = "the cat sat on 北京 {x}"
     assert HFTokenizer(bpe_tokenizer_json)(text) == len(reference.encode(text, add_special_tokens=False).ids) > 3
+
+
+def test_missing_tokenizer_packages_name_the_extra(monkeypatch, bpe_tokenizer_json):
+    """Without tokenizers or tiktoken installed, the error gives the pip command."""
+    import sys
+
+    from promptkit import MissingDependencyError
+
+    monkeypatch.setitem(sys.modules, "tokenizers", None)
+    monkeypatch.setitem(sys.modules, "tiktoken", None)
+    with pytest.raises(MissingDependencyError, match=r"HFTokenizer needs the optional package 'tokenizers', which is not installed; install it with pip install 'promptkit\[tokenizers\]'"):
+        build_model(dict(abbr="m", type="CompletionModel", tokenizer=dict(type="HFTokenizer", path=str(bpe_tokenizer_json))))
+    with pytest.raises(MissingDependencyError, match=r"install it with pip install 'promptkit\[tiktoken\]'"):
+        build_model(dict(abbr="m", type="CompletionModel", tokenizer=dict(type="TiktokenTokenizer", encoding="cl100k_base")))

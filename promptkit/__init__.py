@@ -10,10 +10,12 @@ The pipeline, one stage per package::
 * ``promptkit.retrievers`` — which rows become shots;
 * ``promptkit.templates`` — ``PromptTemplate``;
 * ``promptkit.promptlist`` — the ``PromptList`` intermediate;
-* ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``;
+* ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
+* ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
 * ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order.
 """
 
+from promptkit.chat_templates import ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.errors import (
@@ -27,6 +29,7 @@ from promptkit.errors import (
 )
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
+from promptkit.meta_templates.chat_template_model import ChatTemplateModel
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
@@ -36,6 +39,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ChatModel",
+    "ChatTemplate",
+    "ChatTemplateModel",
     "CompletionModel",
     "ConfigError",
     "DatasetError",

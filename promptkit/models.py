@@ -17,17 +17,27 @@ from promptkit.meta_templates.models import (
     VLLMCustomAPI,
     VLLMCustomAPIChat,
 )
+from promptkit.meta_templates.chat_template_model import (
+    ChatTemplateModel,
+    HuggingFacewithChatTemplate,
+    TurboMindModelwithChatTemplate,
+    VLLMwithChatTemplate,
+)
 
 __all__ = [
     "VLLM",
     "ChatModel",
+    "ChatTemplateModel",
     "CompletionModel",
     "HuggingFace",
     "HuggingFaceBaseModel",
     "HuggingFaceCausalLM",
+    "HuggingFacewithChatTemplate",
     "OpenAI",
     "OpenAISDK",
     "TurboMindModel",
+    "TurboMindModelwithChatTemplate",
     "VLLMCustomAPI",
     "VLLMCustomAPIChat",
+    "VLLMwithChatTemplate",
 ]

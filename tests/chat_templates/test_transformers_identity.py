@@ -1,13 +1,15 @@
 """ChatTemplate.render is byte-identical to transformers' apply_chat_template(..., tokenize=False).
 
-The reference is the real library: a PreTrainedTokenizerFast built here over a
-one-word vocabulary (no download), carrying each bundled model folder's chat
-template and special tokens.
+The reference is the real library: transformers loads each bundled model
+folder itself (PreTrainedTokenizerFast.from_pretrained on a copy of the folder,
+to which the test adds a one-word tokenizer.json, since only the template and
+the special tokens matter with tokenize=False). Nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -95,17 +97,17 @@ CONTINUE_CASES: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def reference_tokenizer(folder: Path, template: ChatTemplate) -> Any:
-    vocab = tokenizers.Tokenizer(tokenizers.models.WordLevel({"<unk>": 0}, unk_token="<unk>"))
-    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=vocab, **template.special_tokens)
-    tokenizer.chat_template = dict(template.templates) if len(template.templates) > 1 else template.templates["default"]
-    return tokenizer
+def reference_tokenizer(folder: Path, scratch: Path) -> Any:
+    """transformers' tokenizer for a copy of ``folder`` (plus a one-word tokenizer.json), loaded by transformers itself."""
+    copy = scratch / folder.name
+    shutil.copytree(folder, copy)
+    tokenizers.Tokenizer(tokenizers.models.WordLevel({"<unk>": 0}, unk_token="<unk>")).save(str(copy / "tokenizer.json"))
+    return transformers.PreTrainedTokenizerFast.from_pretrained(str(copy))
 
 
 @pytest.fixture(scope="module", params=MODEL_FOLDERS, ids=lambda p: p.name)
-def pair(request) -> tuple[ChatTemplate, Any]:
-    template = ChatTemplate.from_folder(request.param)
-    return template, reference_tokenizer(request.param, template)
+def pair(request, tmp_path_factory) -> tuple[ChatTemplate, Any]:
+    return ChatTemplate.from_folder(request.param), reference_tokenizer(request.param, tmp_path_factory.mktemp("hf"))
 
 
 def reference_or_error(tokenizer: Any, messages: list[dict[str, Any]], **kwargs: Any) -> str | Exception:
@@ -153,3 +155,10 @@ def test_most_cases_render_for_every_template(pair):
     template, tokenizer = pair
     rendered = [reference_or_error(tokenizer, CASES[c][0], add_generation_prompt=True) for c in ("user", "multi_turn")]
     assert all(isinstance(r, str) and r for r in rendered)
+
+
+def test_folder_reads_what_transformers_reads(pair):
+    """Template text and special tokens of each bundled folder equal those transformers loads."""
+    template, tokenizer = pair
+    assert dict(template.special_tokens) == tokenizer.special_tokens_map
+    assert template.templates["default"] == tokenizer.chat_template

@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     common(render)
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+
+    from promptkit.cli import check_template
+
+    check_template.add_parser(commands)
     return parser
 
 
@@ -44,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "preview":
             return _preview(args)
+        if args.command == "check-template":
+            from promptkit.cli.check_template import run
+
+            return run(args)
         return _render(args)
     except PromptkitError as error:
         if args.debug:

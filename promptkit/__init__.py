@@ -33,7 +33,7 @@ from promptkit.meta_templates.chat_template_model import ChatTemplateModel
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
-from promptkit.templates import PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, PromptTemplate
 
 __version__ = "0.1.0"
 
@@ -47,6 +47,7 @@ __all__ = [
     "DatasetSpec",
     "FixKRetriever",
     "GenInferencer",
+    "JinjaPromptTemplate",
     "JsonlDataset",
     "Marker",
     "MetaTemplate",

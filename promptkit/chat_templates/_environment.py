@@ -26,7 +26,8 @@ import jinja2.ext
 import jinja2.nodes
 import jinja2.utils
 from jinja2.exceptions import SecurityError, TemplateError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from promptkit._sandbox import StrictSandbox
 
 __all__ = ["compile_chat_template"]
 
@@ -44,11 +45,6 @@ class _GenerationTag(jinja2.ext.Extension):
     @staticmethod
     def _body(caller: Callable[[], str]) -> str:
         return caller()
-
-
-class _ChatTemplateEnvironment(ImmutableSandboxedEnvironment):
-    def unsafe_undefined(self, obj: Any, attribute: str) -> NoReturn:  # type: ignore[override]  # raise, never return a silent Undefined
-        raise SecurityError(f"access to attribute {attribute!r} of a {type(obj).__name__!r} object is not allowed in a template")
 
 
 def _raise_exception(message: str) -> NoReturn:
@@ -93,8 +89,8 @@ def _check_name(name: Any) -> None:
         raise SecurityError(f"a template cannot store the underscore-prefixed attribute {name!r} on a namespace")
 
 
-def _make_environment() -> _ChatTemplateEnvironment:
-    env = _ChatTemplateEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols])
+def _make_environment() -> StrictSandbox:
+    env = StrictSandbox(trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols])
     env.filters["tojson"] = _tojson
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now

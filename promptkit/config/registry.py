@@ -14,13 +14,13 @@ from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.retrievers import FixKRetriever, ZeroRetriever
-from promptkit.templates import PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, PromptTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
 
 #: kind -> {name -> class}
 REGISTRY: dict[str, dict[str, type]] = {
-    "template": {"PromptTemplate": PromptTemplate},
+    "template": {"PromptTemplate": PromptTemplate, "JinjaPromptTemplate": JinjaPromptTemplate},
     "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},

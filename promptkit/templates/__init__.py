@@ -1,5 +1,6 @@
 """Stage 2: a row (plus its rendered shots) becomes a prompt: ``str`` or :class:`~promptkit.PromptList`."""
 
+from promptkit.templates.jinja_template import JinjaPromptTemplate
 from promptkit.templates.prompt_template import PromptTemplate
 
-__all__ = ["PromptTemplate"]
+__all__ = ["JinjaPromptTemplate", "PromptTemplate"]

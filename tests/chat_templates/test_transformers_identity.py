@@ -1,15 +1,12 @@
 """ChatTemplate.render is byte-identical to transformers' apply_chat_template(..., tokenize=False).
 
 The reference is the real library: transformers loads each bundled model
-folder itself (PreTrainedTokenizerFast.from_pretrained on a copy of the folder,
-to which the test adds a one-word tokenizer.json, since only the template and
-the special tokens matter with tokenize=False). Nothing is downloaded.
+folder itself (the hf_tokenizer fixture in conftest.py). Nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +16,6 @@ import pytest
 from promptkit import MetaTemplateError
 from promptkit.chat_templates import ChatTemplate
 
-transformers = pytest.importorskip("transformers")
-tokenizers = pytest.importorskip("tokenizers")
 
 MODEL_FOLDERS = sorted(p for p in (Path(__file__).parents[2] / "configs" / "models" / "hf").iterdir() if p.is_dir())
 
@@ -97,17 +92,9 @@ CONTINUE_CASES: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def reference_tokenizer(folder: Path, scratch: Path) -> Any:
-    """transformers' tokenizer for a copy of ``folder`` (plus a one-word tokenizer.json), loaded by transformers itself."""
-    copy = scratch / folder.name
-    shutil.copytree(folder, copy)
-    tokenizers.Tokenizer(tokenizers.models.WordLevel({"<unk>": 0}, unk_token="<unk>")).save(str(copy / "tokenizer.json"))
-    return transformers.PreTrainedTokenizerFast.from_pretrained(str(copy))
-
-
 @pytest.fixture(scope="module", params=MODEL_FOLDERS, ids=lambda p: p.name)
-def pair(request, tmp_path_factory) -> tuple[ChatTemplate, Any]:
-    return ChatTemplate.from_folder(request.param), reference_tokenizer(request.param, tmp_path_factory.mktemp("hf"))
+def pair(request, hf_tokenizer) -> tuple[ChatTemplate, Any]:
+    return ChatTemplate.from_folder(request.param), hf_tokenizer(request.param)
 
 
 def reference_or_error(tokenizer: Any, messages: list[dict[str, Any]], **kwargs: Any) -> str | Exception:

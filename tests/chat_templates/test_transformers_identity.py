@@ -16,7 +16,6 @@ import pytest
 from promptkit import MetaTemplateError
 from promptkit.chat_templates import ChatTemplate
 
-
 MODEL_FOLDERS = sorted(p for p in (Path(__file__).parents[2] / "configs" / "models" / "hf").iterdir() if p.is_dir())
 
 TOOLS = [

@@ -147,11 +147,11 @@ class ChatTemplate:
                 "the second opens a new assistant message"
             )
         source = self.select(template_name, tools)
-        chat = _normalized(messages)
+        chat = _normalized(messages, copy=bool(continue_final_message))
         continued = ""
         if continue_final_message:
             continued = _tag_final_message(chat, source, "content" if continue_final_message is True else continue_final_message)
-        variables: dict[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")}
+        variables: dict[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")} if template_kwargs else dict(self.special_tokens)
         try:
             text = compile_chat_template(source).render(
                 messages=chat,
@@ -167,8 +167,14 @@ class ChatTemplate:
         return _cut_at_tag(text, continued, self.origin) if continue_final_message else text
 
 
-def _normalized(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Plain dict copies, keys whose value is None dropped, reasoning copied under each of its names (as transformers)."""
+def _normalized(messages: Sequence[Mapping[str, Any]], copy: bool) -> list[Any]:
+    """Plain dicts, keys whose value is None dropped, reasoning copied under each of its names (as transformers).
+
+    Text-only messages (every value a str) are passed as they are, or shallow-copied when ``copy``
+    (continue_final_message edits the last one): the immutable sandbox keeps the template from changing them.
+    """
+    if all(type(m) is dict and not m.keys() & _REASONING_FIELDS and all(type(v) is str for v in m.values()) for m in messages):
+        return [dict(m) for m in messages] if copy else list(messages)
     chat = []
     for index, message in enumerate(messages):
         if not isinstance(message, Mapping):

@@ -102,13 +102,14 @@ class ChatTemplateModel(ChatModel):
             return [{"role": "user", "content": prompt}]
         merged: list[Message] = []
         for message in super().render(prompt, mode):
-            if not message["content"]:
+            content = message["content"]
+            if not content:
                 continue
             if merged and merged[-1]["role"] == message["role"]:
-                merged[-1]["content"] += "\n" + message["content"]
+                merged[-1]["content"] += "\n" + content
             else:
                 merged.append(message)
-        return _apply_system_policy(merged, self.system_role)
+        return merged if self.system_role == "error" else _apply_system_policy(merged, self.system_role)
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:  # type: ignore[override]  # a string, not messages
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""

@@ -6,7 +6,7 @@ import pytest
 
 from promptkit import MMPromptTemplate, RoleItem, TemplateError
 
-T, I, A, V, C = "<AIS_TEXT_START>", "<AIS_IMAGE_START>", "<AIS_AUDIO_START>", "<AIS_VIDEO_START>", "<AIS_CONTENT_TAG>"
+T, IMG, A, V, C = "<AIS_TEXT_START>", "<AIS_IMAGE_START>", "<AIS_AUDIO_START>", "<AIS_VIDEO_START>", "<AIS_CONTENT_TAG>"
 TEXT = {"type": "text", "text": "{question}"}
 IMAGE = {"type": "image_url", "image_url": {"url": "file://{image}"}}
 
@@ -22,7 +22,7 @@ def human(**prompt_mm) -> dict:
 
 def test_parts_follow_segment_order_one_part_per_segment():
     """Interleaved text and images keep their order; consecutive texts are not merged."""
-    content = T + "a" + C + I + "1.png" + C + T + "b" + C + T + "c" + C + I + "2.png" + C
+    content = T + "a" + C + IMG + "1.png" + C + T + "b" + C + T + "c" + C + IMG + "2.png" + C
     assert parts(human(text=TEXT, image=IMAGE), {"content": content}) == [
         {"type": "text", "text": "a"},
         {"type": "image_url", "image_url": {"url": "file://1.png"}},
@@ -34,7 +34,7 @@ def test_parts_follow_segment_order_one_part_per_segment():
 
 def test_missing_final_tag_and_empty_text_segment():
     """The last segment's closing tag may be omitted; an empty text segment is still a part."""
-    assert parts(human(text={"type": "text", "text": "Q: {question}!"}, image=IMAGE), {"content": I + "x.png" + C + T + C + T + "hi"}) == [
+    assert parts(human(text={"type": "text", "text": "Q: {question}!"}, image=IMAGE), {"content": IMG + "x.png" + C + T + C + T + "hi"}) == [
         {"type": "image_url", "image_url": {"url": "file://x.png"}},
         {"type": "text", "text": "Q: !"},
         {"type": "text", "text": "Q: hi!"},
@@ -45,10 +45,10 @@ def test_url_shapes_and_extra_keys_are_kept():
     """Nested {'url': ...} keeps extra keys (detail); a plain-string url and a bare {image} are filled too."""
     nested = {"type": "image_url", "image_url": {"url": "data:image/png;base64,{image}", "detail": "high"}, "id": 7}
     plain = {"type": "image_url", "image_url": "{image}"}
-    assert parts(human(image=nested), {"content": I + "QUJD" + C}) == [
+    assert parts(human(image=nested), {"content": IMG + "QUJD" + C}) == [
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,QUJD", "detail": "high"}, "id": 7}
     ]
-    assert parts(human(image=plain), {"content": I + "https://x/y.png" + C}) == [{"type": "image_url", "image_url": "https://x/y.png"}]
+    assert parts(human(image=plain), {"content": IMG + "https://x/y.png" + C}) == [{"type": "image_url", "image_url": "https://x/y.png"}]
 
 
 def test_other_placeholders_are_filled_from_the_row_payloads_stay_literal():

@@ -8,15 +8,18 @@ The pipeline, one stage per package::
 
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
 * ``promptkit.retrievers`` — which rows become shots;
-* ``promptkit.templates`` — ``PromptTemplate``;
-* ``promptkit.promptlist`` — the ``PromptList`` intermediate;
+* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
+* ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
+* ``promptkit.media`` — the dataset's media policy (keep, resolve or inline files, with Pillow);
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
 * ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
-* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order.
+* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
+  (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
 from promptkit.chat_templates import ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
+from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.errors import (
     ConfigError,
@@ -27,13 +30,15 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
+from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
-from promptkit.templates import JinjaPromptTemplate, PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 
 __version__ = "0.1.0"
 
@@ -43,18 +48,24 @@ __all__ = [
     "ChatTemplateModel",
     "CompletionModel",
     "ConfigError",
+    "Conversation",
     "DatasetError",
     "DatasetSpec",
     "FixKRetriever",
     "GenInferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
+    "MMPromptTemplate",
     "Marker",
+    "MediaPolicy",
     "MetaTemplate",
     "MetaTemplateError",
     "MissingDependencyError",
     "Model",
+    "MultiTurnGenInferencer",
+    "MultiTurnPromptTemplate",
     "PPLInferencer",
+    "Part",
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
@@ -71,4 +82,5 @@ __all__ = [
     "build_model",
     "load_datasets",
     "load_models",
+    "load_replies",
 ]

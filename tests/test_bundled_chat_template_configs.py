@@ -17,8 +17,8 @@ from promptkit.cli.main import main
 
 ROOT = Path(__file__).parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "chat_template"
-MODEL_CONFIGS = sorted((ROOT / "configs" / "models" / "chat_template").glob("*.py"))
-DATASET_CONFIGS = sorted(p for p in (ROOT / "configs" / "datasets").glob("*/*.py") if "common" not in p.name)
+MODEL_CONFIGS = sorted(p.relative_to(ROOT) for p in (ROOT / "configs" / "models" / "chat_template").glob("*.py"))
+DATASET_CONFIGS = sorted(p.relative_to(ROOT) for p in (ROOT / "configs" / "datasets").glob("*/*.py") if "common" not in p.name)
 ROWS = 2
 
 

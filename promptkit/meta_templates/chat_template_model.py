@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from promptkit.chat_templates import ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
+from promptkit.meta_templates.chat import merge_content
 from promptkit.meta_templates.models import ChatModel, Message, TokenCounter, _check_mode
 from promptkit.promptlist import PromptList
 
@@ -106,7 +107,7 @@ class ChatTemplateModel(ChatModel):
             if not content:
                 continue
             if merged and merged[-1]["role"] == message["role"]:
-                merged[-1]["content"] += "\n" + content
+                merged[-1]["content"] = merge_content(merged[-1]["content"], content)
             else:
                 merged.append(message)
         return merged if self.system_role == "error" else _apply_system_policy(merged, self.system_role)
@@ -125,6 +126,12 @@ class ChatTemplateModel(ChatModel):
                 **self.chat_template_kwargs,
             )
         except PromptkitError as error:
+            multimodal = [i for i, m in enumerate(messages) if not isinstance(m["content"], str)]
+            if multimodal and "failed on these messages" in error.message:
+                error.message += (
+                    f"; message(s) {multimodal} carry multimodal content parts, which this chat template does not handle: "
+                    "use a model whose template takes content lists, or a ChatModel"
+                )
             if self.system_role == "error" and any(m["role"] == "system" for m in messages) and "system" in error.message.lower():
                 error.message += (
                     "; the prompt has a system message: set system_role='merge_into_first_user' or 'fallback' in the model config "
@@ -151,18 +158,21 @@ def _apply_system_policy(messages: list[Message], policy: str) -> list[Message]:
     if policy == "error" or not any(m["role"] == "system" for m in messages):
         return messages
     if policy == "merge_into_first_user":
-        system = "\n".join(m["content"] for m in messages if m["role"] == "system")
+        system: Any = ""
+        for message in messages:
+            if message["role"] == "system":
+                system = merge_content(system, message["content"]) if system else message["content"]
         rest = [m for m in messages if m["role"] != "system"]
         for message in rest:
             if message["role"] == "user":
-                message["content"] = system + "\n\n" + message["content"]
+                message["content"] = merge_content(system, message["content"], "\n\n")
                 return rest
         raise MetaTemplateError("system_role='merge_into_first_user' but the prompt has no user message to carry the system text")
     merged: list[Message] = []
     for message in messages:
         role = "user" if message["role"] == "system" else message["role"]
         if merged and merged[-1]["role"] == role:
-            merged[-1]["content"] += "\n" + message["content"]
+            merged[-1]["content"] = merge_content(merged[-1]["content"], message["content"])
         else:
             merged.append({**message, "role": role})
     return merged

@@ -39,7 +39,7 @@ import jinja2.meta
 
 from promptkit._sandbox import StrictSandbox
 from promptkit.errors import ConfigError, TemplateError, did_you_mean
-from promptkit.templates.prompt_template import PromptTemplate, TextCompiler
+from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, TextCompiler, _Role
 
 __all__ = ["JinjaPromptTemplate"]
 
@@ -134,6 +134,9 @@ class JinjaPromptTemplate(PromptTemplate):
             return text
 
         return compile
+
+    def _make_role(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> RoleSpec:  # type: ignore[override]  # needs the template's compiler
+        return _Role(spec, ice_token, sep_token, where, self._text_compiler(where))
 
     def __repr__(self) -> str:
         return f"JinjaPromptTemplate(template={self.template!r}, ice_token={self.ice_token!r}, sep_token={self.sep_token!r})"

@@ -162,3 +162,16 @@ def test_aliases_accept_opencompass_runtime_keys(alias):
         "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n"
         "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
     )
+
+
+def test_multimodal_parts_reach_the_template_and_a_text_only_template_says_so():
+    """Content parts are handed over as a list; a template that only handles text fails naming the messages with parts."""
+    from promptkit import Part, RoleItem
+
+    prompt = PromptList([sec("round", "begin"), RoleItem("HUMAN", "", parts=(Part.text("What is shown?"), Part.media("image", "https://x/cat.png"))),
+                         RoleItem("BOT", ""), sec("round", "end")])
+    lists = ChatTemplateModel(chat_template="{% for m in messages %}{% for p in m.content %}[{{ p.type }}]{% endfor %}{% endfor %}")
+    assert lists.render(prompt) == "[text][image_url]"
+    with pytest.raises(MetaTemplateError) as caught:
+        ChatTemplateModel(chat_template=CHATML).render(prompt)
+    assert "message(s) [0] carry multimodal content parts, which this chat template does not handle" in str(caught.value)

@@ -34,6 +34,7 @@ from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInfe
 from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
+from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
@@ -76,10 +77,12 @@ __all__ = [
     "RetrieverError",
     "RoleItem",
     "RowsDataset",
+    "Span",
     "TemplateError",
     "ZeroRetriever",
     "build_dataset",
     "build_model",
+    "find_spans",
     "load_datasets",
     "load_models",
     "load_replies",

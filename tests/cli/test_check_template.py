@@ -74,3 +74,16 @@ def test_model_without_local_folder_is_refused(capsys):
 def test_first_divergence(a, b, offset):
     """The first differing offset, or the shorter length when one is a prefix of the other."""
     assert first_divergence(a, b) == offset
+
+
+def test_render_spans_flag_adds_spans(capsys):
+    """`render --spans` adds each piece's span; slicing the prompt by the query span gives the question."""
+    import json
+
+    assert main(["render", "configs/datasets/chat_fewshot_demo/chat_fewshot_demo_gen.py", "--model", "configs/models/llama3_8b_instruct.py",
+                 "--indices", "0", "--spans"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    spans = {span["piece"]: span for span in record["spans"] if span["piece"] != "wrapper"}
+    assert record["prompt"][spans["query"]["start"] : spans["query"]["end"]] == "1+1=?"
+    assert record["prompt"][spans["shot[1].answer"]["start"] : spans["shot[1].answer"]["end"]] == "6"
+    assert spans["answer_slot"]["start"] == len(record["prompt"])

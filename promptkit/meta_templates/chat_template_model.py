@@ -19,7 +19,8 @@ from typing import Any, ClassVar
 from promptkit.chat_templates import ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.meta_templates.chat import merge_content
-from promptkit.meta_templates.models import ChatModel, Message, TokenCounter, _check_mode
+from promptkit.meta_templates.models import ChatModel, Message, Model, TokenCounter, _check_mode
+from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 
 __all__ = [
@@ -35,7 +36,20 @@ __all__ = [
 SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback")
 
 
-class ChatTemplateModel(ChatModel):
+class _OpenCompassMessages(ChatModel):
+    """The messages these OpenCompass classes build: their default meta template, then the OpenAI role names."""
+
+    #: SYSTEM is a *round* role sent as HUMAN ("on purpose", says OpenCompass's source).
+    default_meta_template: ClassVar[dict[str, Any] | None] = dict(
+        round=[
+            dict(role="HUMAN", api_role="HUMAN"),
+            dict(role="SYSTEM", api_role="HUMAN"),
+            dict(role="BOT", api_role="BOT", generate=True),
+        ]
+    )
+
+
+class ChatTemplateModel(Model):
     """A chat model whose final input is the string its chat template makes of the messages.
 
     The template comes from ``path`` (or ``tokenizer_path``), a local model folder with
@@ -53,14 +67,6 @@ class ChatTemplateModel(ChatModel):
     """
 
     kind = "chat_template"
-    #: OpenCompass's default for these models: SYSTEM is a *round* role sent as HUMAN ("on purpose", says its source).
-    default_meta_template: ClassVar[dict[str, Any] | None] = dict(
-        round=[
-            dict(role="HUMAN", api_role="HUMAN"),
-            dict(role="SYSTEM", api_role="HUMAN"),
-            dict(role="BOT", api_role="BOT", generate=True),
-        ]
-    )
 
     def __init__(
         self,
@@ -97,12 +103,17 @@ class ChatTemplateModel(ChatModel):
         self.tools = tools
         self.documents = documents
 
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        """A chat meta template (``api_role``s), validated as for ``ChatModel``; OpenCompass's default when none is given."""
+        self._messages = _OpenCompassMessages(abbr=self.abbr, meta_template=cfg)
+        return self._messages.meta_template
+
     def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
         """The messages handed to the chat template: OpenCompass's conversion, then the ``system_role`` policy."""
         if isinstance(prompt, str):
             return [{"role": "user", "content": prompt}]
         merged: list[Message] = []
-        for message in super().render(prompt, mode):
+        for message in self._messages.render(prompt, mode):
             content = message["content"]
             if not content:
                 continue
@@ -112,7 +123,7 @@ class ChatTemplateModel(ChatModel):
                 merged.append(message)
         return merged if self.system_role == "error" else _apply_system_policy(merged, self.system_role)
 
-    def render(self, prompt: str | PromptList, mode: str = "gen") -> str:  # type: ignore[override]  # a string, not messages
+    def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
         _check_mode(mode)
         messages = self.messages(prompt, mode)

@@ -47,7 +47,8 @@ PIP=("$AIS_VENV/bin/python" -m pip --disable-pip-version-check -q)
     "requests==2.34.2" \
     "httpx==0.27.2" \
     "tqdm==4.70.1" \
-    "importlib-metadata" 2>&1 | grep -v "requires .*, which is not installed" || true
+    "importlib-metadata" 2>&1 \
+    | grep -v -e "requires .*, which is not installed" -e "dependency resolver does not currently" || true
 
 # 3. Put the placeholder modules on the path and activate them at start-up.
 SITE="$("$AIS_VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"

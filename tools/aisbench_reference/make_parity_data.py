@@ -21,8 +21,8 @@ from PIL import Image
 
 DATA = Path(__file__).resolve().parents[2] / 'tests' / 'parity_ais' / 'data'
 
-T, I, A, V, END = ('<AIS_TEXT_START>', '<AIS_IMAGE_START>', '<AIS_AUDIO_START>',
-                   '<AIS_VIDEO_START>', '<AIS_CONTENT_TAG>')
+TEXT, IMAGE, AUDIO, VIDEO, END = ('<AIS_TEXT_START>', '<AIS_IMAGE_START>', '<AIS_AUDIO_START>',
+                                  '<AIS_VIDEO_START>', '<AIS_CONTENT_TAG>')
 
 
 def seg(tag: str, payload: str, close: bool = True) -> str:
@@ -90,47 +90,47 @@ def main() -> None:
 
     # ---- multimodal rows in AISBench's content convention ----
     write_jsonl('vqa.jsonl', [
-        {'subject': 'colours', 'content': seg(T, 'What colour is the square?') + seg(I, 'images/red.png'),
+        {'subject': 'colours', 'content': seg(TEXT, 'What colour is the square?') + seg(IMAGE, 'images/red.png'),
          'answer': 'red'},
-        {'subject': 'colours', 'content': seg(I, 'images/blue.jpg') + seg(T, 'Which colour dominates?'),
+        {'subject': 'colours', 'content': seg(IMAGE, 'images/blue.jpg') + seg(TEXT, 'Which colour dominates?'),
          'answer': 'blue'},
-        {'subject': 'shapes', 'content': seg(T, 'Is it a square? Say {answer} or {question}.')
-         + seg(I, 'images/red.png', close=False), 'answer': 'yes'},
+        {'subject': 'shapes', 'content': seg(TEXT, 'Is it a square? Say {answer} or {question}.')
+         + seg(IMAGE, 'images/red.png', close=False), 'answer': 'yes'},
     ])
     write_jsonl('vqa_base64.jsonl', [
-        {'content': seg(T, 'What colour is it?') + seg(I, b64(red_png)), 'answer': 'red'},
-        {'content': seg(I, b64(blue_jpg)) + seg(T, 'And this one?'), 'answer': 'blue'},
+        {'content': seg(TEXT, 'What colour is it?') + seg(IMAGE, b64(red_png)), 'answer': 'red'},
+        {'content': seg(IMAGE, b64(blue_jpg)) + seg(TEXT, 'And this one?'), 'answer': 'blue'},
     ])
     write_jsonl('vqa_urls.jsonl', [
-        {'content': seg(T, 'What is shown?') + seg(I, 'https://example.com/cat.png'), 'answer': 'a cat'},
-        {'content': seg(T, 'What colour?') + seg(I, 'data:image/png;base64,' + b64(red_png)), 'answer': 'red'},
-        {'content': seg(T, 'Which file?') + seg(I, 'file:///srv/images/dog.jpg'), 'answer': 'a dog'},
+        {'content': seg(TEXT, 'What is shown?') + seg(IMAGE, 'https://example.com/cat.png'), 'answer': 'a cat'},
+        {'content': seg(TEXT, 'What colour?') + seg(IMAGE, 'data:image/png;base64,' + b64(red_png)), 'answer': 'red'},
+        {'content': seg(TEXT, 'Which file?') + seg(IMAGE, 'file:///srv/images/dog.jpg'), 'answer': 'a dog'},
     ])
     write_jsonl('vqa_multi.jsonl', [
-        {'content': seg(T, 'Compare the two squares.') + seg(I, 'images/red.png') + seg(I, 'images/blue.jpg'),
+        {'content': seg(TEXT, 'Compare the two squares.') + seg(IMAGE, 'images/red.png') + seg(IMAGE, 'images/blue.jpg'),
          'answer': 'red vs blue'},
-        {'content': seg(T, 'First:') + seg(I, 'images/red.png') + seg(T, 'Second:') + seg(I, 'images/blue.jpg')
-         + seg(T, 'Same colour?'), 'answer': 'no'},
+        {'content': seg(TEXT, 'First:') + seg(IMAGE, 'images/red.png') + seg(TEXT, 'Second:') + seg(IMAGE, 'images/blue.jpg')
+         + seg(TEXT, 'Same colour?'), 'answer': 'no'},
     ])
     write_jsonl('audio.jsonl', [
-        {'content': seg(T, 'What do you hear?') + seg(A, 'audio/tone.wav'), 'answer': 'a tone'},
-        {'content': seg(A, 'audio/tone.wav') + seg(A, 'audio/tone.wav') + seg(T, 'Are the two clips equal?'),
+        {'content': seg(TEXT, 'What do you hear?') + seg(AUDIO, 'audio/tone.wav'), 'answer': 'a tone'},
+        {'content': seg(AUDIO, 'audio/tone.wav') + seg(AUDIO, 'audio/tone.wav') + seg(TEXT, 'Are the two clips equal?'),
          'answer': 'yes'},
     ])
     write_jsonl('video.jsonl', [
-        {'content': seg(V, frames) + seg(T, 'Does the clip flash?'), 'answer': 'yes'},
+        {'content': seg(VIDEO, frames) + seg(TEXT, 'Does the clip flash?'), 'answer': 'yes'},
     ])
     write_jsonl('vqa_empty_text.jsonl', [
-        {'content': seg(T, '') + seg(I, 'images/red.png'), 'answer': 'red'},
-        {'content': seg(I, 'images/blue.jpg'), 'answer': 'blue'},
+        {'content': seg(TEXT, '') + seg(IMAGE, 'images/red.png'), 'answer': 'red'},
+        {'content': seg(IMAGE, 'images/blue.jpg'), 'answer': 'blue'},
     ])
     write_jsonl('vqa_malformed.jsonl', [
-        {'content': seg(T, 'Fine row.') + seg(I, 'images/red.png'), 'answer': 'red'},
-        {'content': 'stray text' + END + seg(T, 'Kept?') + 'pre' + seg(I, 'images/blue.jpg'), 'answer': 'blue'},
-        {'content': seg('<AIS_SOUND_START>', 'audio/tone.wav') + seg(T, 'Unknown tag.'), 'answer': 'n/a'},
+        {'content': seg(TEXT, 'Fine row.') + seg(IMAGE, 'images/red.png'), 'answer': 'red'},
+        {'content': 'stray text' + END + seg(TEXT, 'Kept?') + 'pre' + seg(IMAGE, 'images/blue.jpg'), 'answer': 'blue'},
+        {'content': seg('<AIS_SOUND_START>', 'audio/tone.wav') + seg(TEXT, 'Unknown tag.'), 'answer': 'n/a'},
     ])
     write_jsonl('vqa_video_extra.jsonl', [
-        {'content': seg(T, 'What happens?') + seg(I, 'images/red.png') + seg(V, frames), 'answer': 'nothing'},
+        {'content': seg(TEXT, 'What happens?') + seg(IMAGE, 'images/red.png') + seg(VIDEO, frames), 'answer': 'nothing'},
     ])
 
 

@@ -90,11 +90,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _with_short_type(cfg: dict | None) -> dict | None:
+def _with_short_type(cfg: dict) -> dict:
     """A template/retriever/inferencer config whose type is the bare registry name."""
-    if cfg is None:
-        return None
     return {**cfg, 'type': _type_name(cfg)}
+
+
+def _template_cfg(infer_cfg: dict, key: str) -> dict | None:
+    cfg = infer_cfg.get(key)
+    return None if cfg is None else _with_short_type(cfg)
 
 
 class ModelSpec:
@@ -128,7 +131,7 @@ class ModelSpec:
                 self.kind, ais_type = 'completion', COMPLETION_MODELS[type_name]
             else:
                 raise HarnessError(f'unknown model type {type_name!r}')
-        self.model_cfg = dict(type=ais_type, model=SERVED_MODEL,
+        self.model_cfg: dict[str, Any] = dict(type=ais_type, model=SERVED_MODEL,
                               meta_template=meta, generation_kwargs={})
 
 
@@ -211,17 +214,16 @@ class ScriptedServer:
         self.model = model
         self.kind = kind
         self.replies = replies
-        self.row: int | None = None
+        self.row = -1  # set by render_pair before each do_request
         self.requests: list[dict] = []
         self.missing: list[tuple[int, int]] = []
         model.text_infer = self.text_infer
 
     async def text_infer(self, request_body: dict, output) -> None:
         turn = output.turn_id
-        if self.kind == 'chat':
-            prompt = [{'role': m['role'], **m} for m in request_body['messages']]
-        else:
-            prompt = request_body['prompt']
+        # Chat: the messages with 'role' first for readability (key order carries no meaning).
+        prompt = ([{'role': m['role'], **m} for m in request_body['messages']]
+                  if self.kind == 'chat' else request_body['prompt'])
         self.requests.append(dict(index=self.row, turn=turn, prompt=prompt))
         if self.replies is None:
             reply = f'<reply {self.row}.{turn}>'
@@ -230,6 +232,7 @@ class ScriptedServer:
         else:
             self.missing.append((self.row, turn))
             reply = ''
+        response: dict[str, Any]
         if self.kind == 'chat':
             response = {'choices': [{'message': {'role': 'assistant', 'content': reply}}]}
         else:
@@ -280,8 +283,8 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
     retriever = ICL_RETRIEVERS.build({
         **_with_short_type(infer_cfg['retriever']),
         'dataset': dataset,
-        'prompt_template': _with_short_type(infer_cfg.get('prompt_template')),
-        'ice_template': _with_short_type(infer_cfg.get('ice_template')),
+        'prompt_template': _template_cfg(infer_cfg, 'prompt_template'),
+        'ice_template': _template_cfg(infer_cfg, 'ice_template'),
     })
     with tempfile.TemporaryDirectory() as out_dir:
         # The inferencer builds the model from model_cfg (build_model_from_cfg)

@@ -21,9 +21,7 @@ import oc_autostub
 # package __init__ files chain them in (evaluation, plotting, dataset loaders,
 # local-model wrappers).  torch, transformers, vllm, jieba, nltk, ... are
 # already in oc_autostub.STUBBED.
-AISBENCH_EXTRA = frozenset("""
-    orjson tabulate psutil plotly regex jsonlines fuzzywuzzy rouge
-""".split())
+AISBENCH_EXTRA = frozenset(['orjson', 'tabulate', 'psutil', 'plotly', 'regex', 'jsonlines', 'fuzzywuzzy', 'rouge'])
 
 
 def install() -> None:

@@ -8,13 +8,16 @@ The pipeline, one stage per package::
 
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
 * ``promptkit.retrievers`` — which rows become shots;
-* ``promptkit.templates`` — ``PromptTemplate``;
-* ``promptkit.promptlist`` — the ``PromptList`` intermediate;
+* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``;
+* ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
+* ``promptkit.media`` — the dataset's media policy (keep, resolve or inline files, with Pillow);
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``;
-* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order.
+* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
+  (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
+from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.errors import (
     ConfigError,
@@ -25,12 +28,14 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
+from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
-from promptkit.templates import PromptTemplate
+from promptkit.templates import MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 
 __version__ = "0.1.0"
 
@@ -38,17 +43,23 @@ __all__ = [
     "ChatModel",
     "CompletionModel",
     "ConfigError",
+    "Conversation",
     "DatasetError",
     "DatasetSpec",
     "FixKRetriever",
     "GenInferencer",
     "JsonlDataset",
+    "MMPromptTemplate",
     "Marker",
+    "MediaPolicy",
     "MetaTemplate",
     "MetaTemplateError",
     "MissingDependencyError",
     "Model",
+    "MultiTurnGenInferencer",
+    "MultiTurnPromptTemplate",
     "PPLInferencer",
+    "Part",
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
@@ -65,4 +76,5 @@ __all__ = [
     "build_model",
     "load_datasets",
     "load_models",
+    "load_replies",
 ]

@@ -71,12 +71,12 @@ def main() -> None:
         {'topic': 'geography', 'question': ['Capital of France?', 'And of Italy? Reply as {"city": ...}'],
          'answer': ['Paris', '{"city": "Rome"}']},
     ])
+    # Replies that feed a later turn's history; the last turn's reply never
+    # reaches a prompt, so the file leaves it out (promptkit rejects it).
     write_jsonl('replies.jsonl', [
         {'index': 0, 'turn': 0, 'reply': 'It is 2.'},
         {'index': 0, 'turn': 1, 'reply': 'Four, I think {answer}.'},
-        {'index': 0, 'turn': 2, 'reply': '6'},
-        {'index': 1, 'turn': 0, 'reply': 'Paris.'},
-        {'index': 1, 'turn': 1, 'reply': '{"city": "Rome"}'},
+        {'index': 1, 'turn': 0, 'reply': '{"city": "Paris"}'},
     ])
     write_jsonl('dialogs_columns.jsonl', [
         {'query': ['Hi!', 'How are you?'], 'response': ['Hello.', 'Fine.']},

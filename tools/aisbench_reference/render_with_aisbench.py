@@ -207,7 +207,9 @@ class ScriptedServer:
     feeds the scripted reply through the model's own ``parse_text_response``,
     so ``output.content`` is set exactly as a server answer would set it.
     ``generate`` swallows exceptions raised here (retry loop), so a missing
-    reply is remembered and reported after the run instead of raised.
+    reply is remembered and checked after the run: it is an error only if a
+    later turn of the same row was requested, i.e. if the reply was needed.
+    The last turn's reply never reaches a prompt and may be left out.
     """
 
     def __init__(self, model, kind: str, replies: dict[tuple[int, int], str] | None):
@@ -299,8 +301,10 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
         for data in inferencer.get_data_list(retriever):
             server.row = data['index']
             await inferencer.do_request(data, None, session=NoSession())
-    if server.missing:
-        raise HarnessError(f'{ds_cfg.get("abbr")}: no reply for (index, turn) {server.missing}')
+    requested = {(r['index'], r['turn']) for r in server.requests}
+    needed = [(row, turn) for row, turn in server.missing if (row, turn + 1) in requested]
+    if needed:
+        raise HarnessError(f'{ds_cfg.get("abbr")}: no reply for (index, turn) {needed}')
 
     head = {'dataset': ds_cfg.get('abbr'), 'model': model.abbr}
     records = []

@@ -9,6 +9,8 @@ A dataset config may give ``media=dict(...)``:
                        dataset's folder, checked to exist.
                        ``'inline'``: local files (and ``data:`` URLs) are sent as
                        ``data:<mime>;base64,…``, the MIME type sniffed from the bytes.
+                       A template ``data:image/jpeg;base64,{image}`` takes base64 or a
+                       path in ``{image}``: either way the MIME type is the sniffed one.
 ``root``               the folder relative paths resolve against (default: the
                        folder of the dataset's data file)
 ``allow_outside_root`` accept paths that resolve outside ``root`` (default False)
@@ -138,17 +140,29 @@ class MediaResolver:
         if self.policy.mode == "resolve":
             if path is None:
                 return part, 0
-            resolved = str(self.resolve(path, part.modality))
-            return part.with_url("file://" + resolved if url.startswith("file://") else resolved), 0
+            absolute = str(self.resolve(path, part.modality))
+            return part.with_url("file://" + absolute if url.startswith("file://") else absolute), 0
+        shown = _shown(url)
+        if url.startswith("data:"):
+            data = self._base64_payload(url, part.modality)
+            if data is None:  # the payload is a path, as with a data: template over a column of paths
+                path = url.partition(",")[2]
+            else:
+                encoded, size = self._encode(data, part.modality, shown)
         if path is not None:
-            encoded, size = self._inline_file(str(self.resolve(path, part.modality)), part.modality)
-        elif url.startswith("data:"):
-            encoded, size = self._inline_data(url, part.modality)
-        else:
+            shown = repr(path)
+            resolved = self.resolve(path, part.modality)
+            try:
+                encoded, size = self._inline_file(str(resolved), part.modality)
+            except OSError as error:
+                raise DatasetError(f"cannot read the {part.modality} file {shown} ({resolved}): {error.strerror}", key=path) from None
+            except MediaFileError as error:
+                raise DatasetError(f"the {part.modality} file {shown} ({resolved}) cannot be used: {error}", key=path) from None
+        elif not url.startswith("data:"):
             return part, 0  # remote: never fetched
         if self.policy.max_part_bytes is not None and size > self.policy.max_part_bytes:
             raise DatasetError(
-                f"the {part.modality} {_shown(url)} is {size} bytes after encoding, over media.max_part_bytes={self.policy.max_part_bytes}; "
+                f"the {part.modality} {shown} is {size} bytes after encoding, over media.max_part_bytes={self.policy.max_part_bytes}; "
                 "lower max_edge or quality, or raise the cap",
                 key="media.max_part_bytes",
             )
@@ -170,28 +184,31 @@ class MediaResolver:
         return resolved
 
     def _inline_file_uncached(self, path: str, modality: str) -> tuple[str, int]:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            raise DatasetError(f"cannot read the {modality} file {path!r}: {error.strerror}", key=path) from None
-        return self._encode(data, modality, repr(path))
+        """The file as a data: URL and its encoded size; raises OSError or MediaFileError for the caller to place."""
+        prepared = prepare(modality, Path(path).read_bytes(), self.policy.limits)
+        return _data_url(prepared), len(prepared.data)
 
-    def _inline_data(self, url: str, modality: str) -> tuple[str, int]:
+    @staticmethod
+    def _base64_payload(url: str, modality: str) -> bytes | None:
+        """The bytes of a base64 ``data:`` URL, or ``None`` when its payload is not base64 (then it is taken as a path)."""
         header, _, payload = url.partition(",")
         if not header.endswith(";base64"):
             raise DatasetError(f"the {modality} {_shown(url)} is a data: URL without ;base64; promptkit inlines base64 data only", key="url")
         try:
-            data = base64.b64decode(payload, validate=True)
+            return base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError):
-            raise DatasetError(f"the {modality} {_shown(url)} holds invalid base64", key="url") from None
-        return self._encode(data, modality, _shown(url))
+            return None
 
     def _encode(self, data: bytes, modality: str, shown: str) -> tuple[str, int]:
         try:
-            prepared: Prepared = prepare(modality, data, self.policy.limits)
+            prepared = prepare(modality, data, self.policy.limits)
         except MediaFileError as error:
-            raise DatasetError(f"the {modality} {shown} cannot be used: {error}", key="media") from None
-        return f"data:{prepared.mime};base64,{base64.b64encode(prepared.data).decode('ascii')}", len(prepared.data)
+            raise DatasetError(f"the {modality} {shown} cannot be used: {error}", key="url") from None
+        return _data_url(prepared), len(prepared.data)
+
+
+def _data_url(prepared: Prepared) -> str:
+    return f"data:{prepared.mime};base64,{base64.b64encode(prepared.data).decode('ascii')}"
 
 
 def _shown(url: str) -> str:

@@ -3,7 +3,7 @@
 expected/<case>.jsonl was recorded by running AISBench itself
 (tools/aisbench_reference/): one record per request, multi-turn requests
 carrying "turn". promptkit renders each case through `python -m promptkit
-render` and must match byte for byte — or, for the cases listed in
+render` (in process) and must match byte for byte — or, for the cases listed in
 deliberate.json, differ the way docs/compat.md describes: there promptkit's
 own output is pinned in promptkit/<case>.jsonl (re-record with
 --update-goldens) and must not equal AISBench's. Where AISBench raises,
@@ -14,11 +14,11 @@ unless the case is a deliberate fix of that failure.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from promptkit.cli.main import main
 
 HERE = Path(__file__).parent
 CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
@@ -27,23 +27,24 @@ COMPAT = (HERE.parents[1] / "docs" / "compat.md").read_text(encoding="utf-8")
 ERROR_PREFIX = "promptkit: error: "
 
 
-def render_case(case: dict) -> list[dict]:
+def render_case(case: dict, monkeypatch, capsys) -> list[dict]:
     """Records from `promptkit render`, or one {"error": message} when it reports an error.
 
     Runs in this folder with the case's relative paths, so file names in
     pinned error messages do not depend on where the repository is checked out.
     """
-    command = [sys.executable, "-m", "promptkit", "render", case["dataset"]]
+    monkeypatch.chdir(HERE)
+    command = ["render", case["dataset"]]
     if case["model"]:
         command += ["--model", case["model"]]
     if case.get("replies"):
         command += ["--replies", case["replies"]]
-    done = subprocess.run(command, cwd=HERE, capture_output=True, text=True, encoding="utf-8", check=False)
-    if done.returncode == 0:
-        return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
-    if not message.startswith(ERROR_PREFIX):
-        pytest.fail(f"promptkit render crashed instead of reporting an error:\n{done.stderr}")
+    status = main(command)
+    captured = capsys.readouterr()
+    if status == 0:
+        return [json.loads(line) for line in captured.out.splitlines() if line.strip()]
+    message = captured.err.strip().splitlines()[-1] if captured.err.strip() else ""
+    assert message.startswith(ERROR_PREFIX), f"promptkit render failed without its error line:\n{captured.err}"
     return [{"error": message.removeprefix(ERROR_PREFIX)}]
 
 
@@ -64,10 +65,10 @@ def test_at_least_twenty_four_cases_and_every_difference_is_documented():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
-def test_case(case: dict, request):
+def test_case(case: dict, request, monkeypatch, capsys):
     """promptkit equals AISBench, or differs exactly as documented."""
     expected = load(HERE / "expected" / f"{case['name']}.jsonl")
-    got = render_case(case)
+    got = render_case(case, monkeypatch, capsys)
     if case["name"] not in DELIBERATE:
         if "error" in expected[0]:
             assert len(got) == 1 and "error" in got[0], f"AISBench raised {expected[0]['error']!r}; promptkit rendered instead"

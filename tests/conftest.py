@@ -11,7 +11,7 @@ import pytest
 from promptkit import Renderer, build_dataset, build_model
 
 # Config files are data for the tests, not test modules.
-collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*"]
+collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "parity_ais/configs/*", "parity_ais/configs/*/*"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

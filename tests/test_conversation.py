@@ -97,8 +97,10 @@ def test_conversation_misuse_is_explained():
 def test_every_mode_needs_replies_to_iterate():
     with pytest.raises(ConfigError, match=r"infer_mode='every' fills each turn's history with the model's own replies, and none were given"):
         list(renderer(EVERY, GPT4O))
-    with pytest.raises(ConfigError, match=r"row 0 has 2 turns but 2 replies; the reply to the last turn is never part of a prompt"):
-        renderer(EVERY, GPT4O, replies={0: ["a", "b"]}).render(0)
+    with pytest.raises(ConfigError, match=r"row 0 has 2 turns but 3 replies"):
+        renderer(EVERY, GPT4O, replies={0: ["a", "b", "c"]}).render(0)
+    # A finished run's replies include the last turn's, which feeds no prompt.
+    assert [p.turn for p in renderer(EVERY, GPT4O, replies={0: ["a", "b"]}).render(0)] == [0, 1]
 
 
 def test_replies_render_the_turns_they_reach():
@@ -162,3 +164,30 @@ def test_cli_preview_shows_the_turns(capsys):
     assert "turn 0: final input" in out and "turn 1: final input" in out
     assert main(["preview", str(EVERY), "--color", "never"]) == 0
     assert "later turns need the model's replies (--replies FILE)" in " ".join(capsys.readouterr().out.split())
+
+
+MULTI = dict(type="MultiTurnPromptTemplate", template=dict(round=[dict(role="HUMAN", prompt="{question}"), dict(role="BOT", prompt="{answer}")]))
+
+
+@pytest.mark.parametrize(
+    ("infer_cfg", "message"),
+    [
+        (dict(prompt_template=MULTI, retriever=dict(type="ZeroRetriever"), inferencer=dict(type="MultiTurnGenInferencer", infer_mode="all")),
+         r"infer_mode must be one of 'every', 'every_with_gt', 'last' \(got 'all'\)"),
+        (dict(prompt_template=dict(type="PromptTemplate", template="{question}"), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="MultiTurnGenInferencer")),
+         r"MultiTurnGenInferencer needs a MultiTurnPromptTemplate as prompt_template"),
+        (dict(prompt_template=MULTI, retriever=dict(type="ZeroRetriever"), inferencer=dict(type="PPLInferencer")),
+         r"a MultiTurnPromptTemplate renders for generation: use MultiTurnGenInferencer"),
+    ],
+)
+def test_dialogue_config_errors(make_renderer, infer_cfg, message):
+    with pytest.raises(ConfigError, match=message):
+        make_renderer([{"question": ["q"], "answer": ["a"]}], infer_cfg)
+
+
+def test_a_plain_gen_inferencer_renders_the_last_turn(make_renderer):
+    """As in AISBench: GenInferencer + MultiTurnPromptTemplate is one prompt, the whole dialogue up to the last answer."""
+    r = make_renderer([{"question": ["q1", "q2"], "answer": ["a1", "a2"]}], dict(prompt_template=MULTI, retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")))
+    [prompt] = r.render(0)
+    assert prompt.turn is None and prompt.prompt == "q1\na1\nq2"
+    assert r.count_turns(0) == 1 and r.conversation(0).next_prompt().prompt == "q1\na1\nq2"

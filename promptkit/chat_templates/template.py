@@ -151,7 +151,7 @@ class ChatTemplate:
         continued = ""
         if continue_final_message:
             continued = _tag_final_message(chat, source, "content" if continue_final_message is True else continue_final_message)
-        variables: dict[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")} if template_kwargs else dict(self.special_tokens)
+        variables: Mapping[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")} if template_kwargs else self.special_tokens
         try:
             text = compile_chat_template(source).render(
                 messages=chat,
@@ -173,7 +173,7 @@ def _normalized(messages: Sequence[Mapping[str, Any]], copy: bool) -> list[Any]:
     Text-only messages (every value a str) are passed as they are, or shallow-copied when ``copy``
     (continue_final_message edits the last one): the immutable sandbox keeps the template from changing them.
     """
-    if all(type(m) is dict and not m.keys() & _REASONING_FIELDS and all(type(v) is str for v in m.values()) for m in messages):
+    if _text_only(messages):
         return [dict(m) for m in messages] if copy else list(messages)
     chat = []
     for index, message in enumerate(messages):
@@ -185,6 +185,17 @@ def _normalized(messages: Sequence[Mapping[str, Any]], copy: bool) -> list[Any]:
             plain = {"thinking": reasoning, **plain, "reasoning_content": reasoning}
         chat.append(plain)
     return chat
+
+
+def _text_only(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every message is a plain dict of str values without reasoning fields (a loop: this runs per prompt)."""
+    for message in messages:
+        if type(message) is not dict or "reasoning_content" in message or "thinking" in message or "reasoning" in message:
+            return False
+        for value in message.values():
+            if type(value) is not str:
+                return False
+    return True
 
 
 def _tag_final_message(chat: list[dict[str, Any]], source: str, key: str) -> str:

@@ -139,7 +139,10 @@ def _render(args: argparse.Namespace) -> int:
                 for prompt in renderer.render(index):
                     record = prompt.to_record()
                     if args.spans:
-                        spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, prompt.mode)
+                        try:
+                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, prompt.mode)
+                        except PromptkitError as error:
+                            raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
                         record["spans"] = [span.dump() for span in spans]
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
     finally:

@@ -8,13 +8,18 @@ The pipeline, one stage per package::
 
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
 * ``promptkit.retrievers`` — which rows become shots;
-* ``promptkit.templates`` — ``PromptTemplate``;
-* ``promptkit.promptlist`` — the ``PromptList`` intermediate;
-* ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``;
-* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order.
+* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
+* ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
+* ``promptkit.media`` — the dataset's media policy (keep, resolve or inline files, with Pillow);
+* ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
+* ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
+* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
+  (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
+from promptkit.chat_templates import ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
+from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.errors import (
     ConfigError,
@@ -25,8 +30,12 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
+from promptkit.meta_templates.chat_template_model import ChatTemplateModel
+from promptkit.meta_templates.spans import Span, find_spans
+from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import (
@@ -41,28 +50,37 @@ from promptkit.retrievers import (
     VotekRetriever,
     ZeroRetriever,
 )
-from promptkit.templates import PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BM25Retriever",
     "ChatModel",
+    "ChatTemplate",
+    "ChatTemplateModel",
     "CompletionModel",
     "ConfigError",
+    "Conversation",
     "DPPRetriever",
     "DatasetError",
     "DatasetSpec",
     "FixKRetriever",
     "GenInferencer",
+    "JinjaPromptTemplate",
     "JsonlDataset",
     "MDLRetriever",
+    "MMPromptTemplate",
     "Marker",
+    "MediaPolicy",
     "MetaTemplate",
     "MetaTemplateError",
     "MissingDependencyError",
     "Model",
+    "MultiTurnGenInferencer",
+    "MultiTurnPromptTemplate",
     "PPLInferencer",
+    "Part",
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
@@ -75,12 +93,15 @@ __all__ = [
     "RoleItem",
     "RowsDataset",
     "SlidingWindowRetriever",
+    "Span",
     "TemplateError",
     "TopkRetriever",
     "VotekRetriever",
     "ZeroRetriever",
     "build_dataset",
     "build_model",
+    "find_spans",
     "load_datasets",
     "load_models",
+    "load_replies",
 ]

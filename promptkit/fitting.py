@@ -31,15 +31,14 @@ from promptkit.templates.prompt_template import Prompt
 
 __all__ = ["FitResult", "ShotFitter", "ShotTokens", "TokenSegments", "prompt_text", "token_segments"]
 
-#: (shot indices) -> (template output, final input)
-RenderShots = Callable[[list[int]], tuple[Any, FinalInput]]
+#: (shot indices) -> (template output, final input, anything else the caller keeps)
+RenderShots = Callable[[list[int]], tuple[Any, ...]]
 
 @dataclass(frozen=True)
 class FitResult:
-    """The fitted prompt: template output, final input, the shots kept, and the final token count when it was counted."""
+    """The fitted prompt: what ``render`` returned for the shots kept (the final input second), and its token count."""
 
-    intermediate: Any
-    final: FinalInput
+    rendered: tuple[Any, ...]
     shots: list[int]
     tokens: int | None
 
@@ -90,7 +89,7 @@ class ShotFitter:
         shots = list(ice_idx)
         bare = render([])
         if not shots:
-            return FitResult(bare[0], bare[1], [], None)
+            return FitResult(bare, [], None)
         bare_tokens = count_tokens(bare[1], self.counter)
         sizes = [self.shot_tokens.pieces(index) for index in shots]
         prefix_tokens = [0]
@@ -98,15 +97,15 @@ class ShotFitter:
             prefix_tokens.append(prefix_tokens[-1] + tokens)
         # fits: the longest prefix known to fit (0 always "fits": the loop stops there); over: the shortest known not to.
         fits, over = 0, len(shots) + 1
-        best = FitResult(bare[0], bare[1], [], bare_tokens)
+        best = FitResult(bare, [], bare_tokens)
         over = self._certainly_over(bare_tokens, sizes, 0, over)
         while over - fits > 1:
             guess = self._guess(bare_tokens, prefix_tokens, fits, over)
-            intermediate, final = render(shots[:guess])
-            tokens = count_tokens(final, self.counter)
+            rendered = render(shots[:guess])
+            tokens = count_tokens(rendered[1], self.counter)
             self.overhead = max(0.0, (tokens - bare_tokens - prefix_tokens[guess]) / guess)
             if tokens <= self.max_seq_len:
-                fits, best = guess, FitResult(intermediate, final, shots[:guess], tokens)
+                fits, best = guess, FitResult(rendered, shots[:guess], tokens)
                 over = self._certainly_over(tokens, sizes, fits, over)
             else:
                 over = guess

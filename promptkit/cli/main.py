@@ -10,8 +10,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from promptkit.config import DatasetSpec, load_datasets, load_models
+from promptkit.conversation import load_replies
 from promptkit.errors import ConfigError, PromptkitError
-from promptkit.meta_templates.models import Model
+from promptkit.meta_templates.models import CompletionModel, Model
+from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
 
 
@@ -24,6 +26,12 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
         sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file (defines `models = [...]`); default: a completion model with no meta template")
         sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
+        sub.add_argument(
+            "--replies",
+            metavar="FILE",
+            help="the model's replies for infer_mode='every' dialogues: JSON Lines of {\"index\", \"turn\", \"reply\"}; "
+            "each row renders the turns its replies reach",
+        )
 
     preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input")
     common(preview)
@@ -35,6 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     common(render)
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    render.add_argument("--spans", action="store_true", help="add each piece's character span (system, shots, query, answer slot, wrappers)")
+
+    from promptkit.cli import check_template
+
+    check_template.add_parser(commands)
     return parser
 
 
@@ -46,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "preview":
             return _preview(args)
+        if args.command == "check-template":
+            from promptkit.cli.check_template import run
+
+            return run(args)
         return _render(args)
     except PromptkitError as error:
         if args.debug:
@@ -100,15 +117,36 @@ def parse_indices(spec: str, total: int) -> list[int]:
     return sorted(chosen)
 
 
+def _renderer(dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None) -> Renderer:
+    renderer = Renderer(dataset, model, replies=replies)
+    if replies:
+        total = len(renderer)
+        beyond = sorted(index for index in replies if index >= total)
+        if beyond:
+            raise ConfigError(
+                f"--replies {args.replies}: row {beyond[0]} has replies but the test split has {total} rows (0 to {total - 1})",
+                dataset=dataset.abbr,
+            )
+    return renderer
+
+
 def _render(args: argparse.Namespace) -> int:
+    replies = load_replies(args.replies) if args.replies else None
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below when it is a file
     try:
         for dataset, model in _pairs(args):
-            renderer = Renderer(dataset, model)
+            renderer = _renderer(dataset, model, args, replies)
             indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
             for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
                 for prompt in renderer.render(index):
-                    out.write(json.dumps(prompt.to_record(), ensure_ascii=False) + "\n")
+                    record = prompt.to_record()
+                    if args.spans:
+                        try:
+                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, prompt.mode)
+                        except PromptkitError as error:
+                            raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
+                        record["spans"] = [span.dump() for span in spans]
+                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
     finally:
         if out is not sys.stdout:
             out.close()
@@ -130,8 +168,10 @@ def _preview(args: argparse.Namespace) -> int:
     from promptkit.cli.preview import show
 
     force = {"always": True, "never": False}.get(args.color)
+    replies = load_replies(args.replies) if args.replies else None
     for dataset, model in _pairs(args):
-        renderer = Renderer(dataset, model)
+        # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
+        renderer = _renderer(dataset, model, args, replies if replies is not None else {})
         if args.count < 1:
             raise ConfigError(f"--count must be at least 1 (got {args.count})")
         total = len(renderer)

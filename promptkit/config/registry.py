@@ -12,7 +12,7 @@ from typing import Any
 from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.retrievers import (
     BM25Retriever,
     DPPRetriever,
@@ -24,13 +24,16 @@ from promptkit.retrievers import (
     VotekRetriever,
     ZeroRetriever,
 )
-from promptkit.templates import PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
 
 #: kind -> {name -> class}
 REGISTRY: dict[str, dict[str, type]] = {
-    "template": {"PromptTemplate": PromptTemplate},
+    "template": {
+        "PromptTemplate": PromptTemplate,
+        "JinjaPromptTemplate": JinjaPromptTemplate, "MMPromptTemplate": MMPromptTemplate, "MultiTurnPromptTemplate": MultiTurnPromptTemplate,
+    },
     # OpenCompass's names; it registers only some of them (RandomRetriever only by class), promptkit all.
     "retriever": {
         cls.__name__: cls for cls in (
@@ -45,7 +48,7 @@ REGISTRY: dict[str, dict[str, type]] = {
             MDLRetriever,
         )
     },
-    "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
+    "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer, "MultiTurnGenInferencer": MultiTurnGenInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},
     "model": {name: getattr(models, name) for name in models.__all__},
 }

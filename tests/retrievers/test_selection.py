@@ -78,3 +78,11 @@ def test_balance_needs_the_label_column():
         BM25Retriever(ice_num=1, balance="label").retrieve(POOL, [QUERY], no_output)
     with pytest.raises(RetrieverError, match=r"balance='label' needs the answer column 'a', which row 1 of the train split 'dev' lacks"):
         RandomRetriever(ice_num=1, balance="label").retrieve([POOL[0], {"q": "no label"}], [QUERY], READER)
+
+
+def test_filter_compares_single_values():
+    """A list in the filter column cannot be compared: the error names the test row or the pool row."""
+    with pytest.raises(RetrieverError, match=r"^row 0, key 'filter': filter=dict\(same='subject'\) compares single values, but test row 0 has \['math'\]$"):
+        BM25Retriever(ice_num=1, filter=dict(same="subject")).retrieve(POOL, [dict(QUERY, subject=["math"])], READER)
+    with pytest.raises(RetrieverError, match=r"but row 1 of the train split 'dev' has \['x'\]$"):
+        RandomRetriever(ice_num=1, filter=dict(same="subject")).retrieve([POOL[0], dict(POOL[1], subject=["x"])], [QUERY], READER)

@@ -15,6 +15,7 @@ from promptkit.errors import ConfigError, PromptkitError
 from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
+from promptkit.token_counters import HFTokenizer
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +32,12 @@ def _parser() -> argparse.ArgumentParser:
             metavar="FILE",
             help="the model's replies for infer_mode='every' dialogues: JSON Lines of {\"index\", \"turn\", \"reply\"}; "
             "each row renders the turns its replies reach",
+        )
+        sub.add_argument(
+            "--tokenizer",
+            metavar="TOKENIZER_JSON",
+            help="count tokens with this Hugging Face tokenizer.json (instead of the model config's): enforces max_seq_len, "
+            "and preview shows the tokens of each segment",
         )
 
     preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input")
@@ -118,7 +125,8 @@ def parse_indices(spec: str, total: int) -> list[int]:
 
 
 def _renderer(dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None) -> Renderer:
-    renderer = Renderer(dataset, model, replies=replies)
+    token_counter = HFTokenizer(args.tokenizer) if args.tokenizer else None
+    renderer = Renderer(dataset, model, token_counter=token_counter, replies=replies)
     if replies:
         total = len(renderer)
         beyond = sorted(index for index in replies if index >= total)

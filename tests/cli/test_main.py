@@ -140,3 +140,21 @@ def test_preview_shows_token_counts_per_segment(configs, capsys):
     assert main(["preview", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--index", "2", "--color", "never"]) == 0
     out = capsys.readouterr().out
     assert "tokens: 16 of max_seq_len 39 · system 0 · shots none · query and template 16 · \nshots dropped to fit" in out
+
+
+def test_preview_counts_tokens_with_a_given_tokenizer_json(configs, tmp_path, capsys):
+    """--tokenizer FILE counts with that tokenizer.json: preview prints the segments; a missing file is an error."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "Q": 1, ":": 2}, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    path = tmp_path / "tokenizer.json"
+    tokenizer.save(str(path))
+    dataset, model = configs
+    assert main(["preview", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--index", "2", "--color", "never", "--tokenizer", str(path)]) == 0
+    # Word and punctuation runs: '<u>Q: 1+1</u><b>A: 2</b><u>Q: 3+3</u><b>' has 31; the shot 'Q: 1+1', 'A: 2' has 5 + 3;
+    # the chat model's three messages have 5 + 3 + 5.
+    out = capsys.readouterr().out
+    assert "tokens: 31 · system 0 · shots 8 · query and template 23" in out
+    assert "tokens: 13 · system 0 · shots 8 · query and template 5" in out
+    assert main(["preview", str(dataset), "--tokenizer", str(tmp_path / "missing.json")]) == 1
+    assert "tokenizer file" in capsys.readouterr().err

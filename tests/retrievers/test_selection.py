@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from promptkit import BM25Retriever, RandomRetriever, ReaderConfig, RetrieverError
 
@@ -86,3 +88,22 @@ def test_filter_compares_single_values():
         BM25Retriever(ice_num=1, filter=dict(same="subject")).retrieve(POOL, [dict(QUERY, subject=["math"])], READER)
     with pytest.raises(RetrieverError, match=r"but row 1 of the train split 'dev' has \['x'\]$"):
         RandomRetriever(ice_num=1, filter=dict(same="subject")).retrieve([POOL[0], dict(POOL[1], subject=["x"])], [QUERY], READER)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.sampled_from(["red apple", "green apple", "blue car", "red car", "old tree"]), min_size=3, max_size=12),
+    picks=st.lists(st.integers(0, 11), min_size=1, max_size=5),
+    ice_num=st.integers(1, 3),
+)
+def test_no_shot_has_the_test_rows_text(texts, picks, ice_num):
+    """Property: with the guard on, no retriever returns a shot whose text is the test row's — even with duplicates in the pool."""
+    pool = [{"q": t, "a": str(i)} for i, t in enumerate(texts)]
+    queries = [pool[i % len(pool)] for i in picks]
+    retrievers = [RandomRetriever(ice_num=ice_num), RandomRetriever(ice_num=ice_num, per_row_seed=True), BM25Retriever(ice_num=ice_num)]
+    for retriever in retrievers:
+        if ice_num > len(pool):
+            continue
+        for query, shots in zip(queries, retriever.retrieve(pool, queries, READER), strict=True):
+            assert all(pool[i]["q"] != query["q"] for i in shots)
+            assert len(shots) == min(ice_num, sum(row["q"] != query["q"] for row in pool))

@@ -7,6 +7,7 @@ The pipeline, one stage per package::
                         model meta template ────► completion string | chat messages
 
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
+* ``promptkit.formats`` — community dataset formats, validated record by record;
 * ``promptkit.retrievers`` — which rows become shots;
 * ``promptkit.templates`` — ``PromptTemplate``;
 * ``promptkit.promptlist`` — the ``PromptList`` intermediate;
@@ -25,25 +26,39 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
+from promptkit.formats import (
+    AdapterDataset,
+    StandardSampleDataset,
+    TaskSpecDataset,
+    ValidationReport,
+    Violation,
+    XpertFormatDataset,
+    validate_file,
+)
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
+from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.templates import PromptTemplate
+from promptkit.templates.messages_template import MessagesTemplate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AdapterDataset",
     "ChatModel",
     "CompletionModel",
     "ConfigError",
     "DatasetError",
     "DatasetSpec",
+    "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
     "JsonlDataset",
     "Marker",
+    "MessagesTemplate",
     "MetaTemplate",
     "MetaTemplateError",
     "MissingDependencyError",
@@ -59,10 +74,16 @@ __all__ = [
     "RetrieverError",
     "RoleItem",
     "RowsDataset",
+    "StandardSampleDataset",
+    "TaskSpecDataset",
     "TemplateError",
+    "ValidationReport",
+    "Violation",
+    "XpertFormatDataset",
     "ZeroRetriever",
     "build_dataset",
     "build_model",
     "load_datasets",
     "load_models",
+    "validate_file",
 ]

@@ -23,6 +23,7 @@ from typing import Any
 from promptkit.config.loader import DatasetSpec
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
+from promptkit.formats import FormatDataset
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter, count_tokens
 from promptkit.promptlist import PromptList
@@ -54,6 +55,8 @@ class RenderedPrompt:
     label: Hashable | None = None
     #: The template's output before the meta template: a ``str`` or a :class:`PromptList`.
     intermediate: str | PromptList = ""
+    #: Fields a chat request carries next to the messages (e.g. ``tools``, ``tool_choice``), from the row.
+    request: dict[str, Any] | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -65,8 +68,10 @@ class RenderedPrompt:
             "prompt": self.prompt,
             "ice_idx": self.ice_idx,
         }
-        if self.mode == "ppl":
+        if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
+        if self.request:
+            record.update(self.request)
         return record
 
 
@@ -195,7 +200,8 @@ class Renderer:
                 intermediate, final, used = self._fit(row, list(ice_idx), None)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, **self._where) from None
-            return [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate)]
+            out = [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, self._request(row))]
+            return out + self._calibration(row, index, used, [None])
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
@@ -209,7 +215,33 @@ class Renderer:
         for label, intermediate, final, used in fitted:
             if len(used) != len(shots):
                 intermediate, final = self._render_once(row, shots, label)
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate))
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, self._request(row)))
+        return out + self._calibration(row, index, shots, self.labels)
+
+    # -- what format datasets add: request fields and calibration prompts ----------
+    @cached_property
+    def _format(self) -> FormatDataset | None:
+        loader = self.dataset.loader
+        return loader if isinstance(loader, FormatDataset) else None
+
+    def _request(self, row: Row) -> dict[str, Any] | None:
+        """The row's request fields (``tools``, …) for chat models; ``None`` for completion models."""
+        if self._format is None or not self._format.request_columns or self._final_model.kind != "chat":
+            return None
+        return {column: row[column] for column in self._format.request_columns if row.get(column) is not None} or None
+
+    def _calibration(self, row: Row, index: int, ice_idx: list[int], labels: Sequence[Hashable | None]) -> list[RenderedPrompt]:
+        """``calib`` prompts: the row's unconditioned form with the same shots (one per label in ppl mode)."""
+        calib = self._format.calib_row(row) if self._format is not None else None
+        if calib is None:
+            return []
+        out = []
+        for label in labels:
+            try:
+                intermediate, final = self._render_once(calib, ice_idx, label)
+            except PromptkitError as error:
+                raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "calib", final, ice_idx, label, intermediate, self._request(row)))
         return out
 
     @cached_property

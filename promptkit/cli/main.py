@@ -1,4 +1,4 @@
-"""``promptkit preview`` (for people) and ``promptkit render`` (for programs)."""
+"""``promptkit preview`` (for people), ``promptkit render`` (for programs), ``promptkit validate`` (data files)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from promptkit.cli.validate import add_parser as add_validate_parser
+from promptkit.cli.validate import file_dataset
+from promptkit.cli.validate import run as run_validate
 from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.errors import ConfigError, PromptkitError
+from promptkit.formats import FORMATS
 from promptkit.meta_templates.models import Model
 from promptkit.pipeline import Renderer
 
@@ -21,7 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
+        sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`), or a .jsonl data file with --format")
+        sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
         sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file (defines `models = [...]`); default: a completion model with no meta template")
         sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
 
@@ -35,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     common(render)
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    add_validate_parser(commands)
     return parser
 
 
@@ -44,6 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "preview":
             return _preview(args)
+        if args.command == "validate":
+            return run_validate(args)
         return _render(args)
     except PromptkitError as error:
         if args.debug:
@@ -55,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _pairs(args: argparse.Namespace) -> Iterator[tuple[DatasetSpec, Model | None]]:
-    datasets = load_datasets(args.dataset_config)
+    datasets = [file_dataset(args.dataset_config, args.format)] if args.format else load_datasets(args.dataset_config)
     if args.dataset is not None:
         chosen = [d for d in datasets if d.abbr == args.dataset]
         if not chosen:

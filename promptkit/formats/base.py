@@ -1,0 +1,195 @@
+"""What every dataset format shares: checking a file record by record, and turning good records into rows.
+
+A :class:`RecordFormat` is a format's compiled schema (a pydantic ``TypeAdapter``,
+built once at import) plus how a validated record becomes a row and its
+embedded few-shot rows.  :func:`check_file` validates every line of a JSON Lines
+file and collects a :class:`ValidationReport`; :class:`FormatDataset` is the
+dataset ``type=`` of each format: by default a bad record aborts the load with
+the report, with ``allow_bad=True`` bad records are skipped and reported and
+every good record is kept.
+
+Embedded few-shot examples become rows of their own split, ``few_shot``
+(identical examples once), and each row lists its own in ``few_shot_ids``;
+:class:`~promptkit.retrievers.EmbeddedShotsRetriever` picks exactly those.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from promptkit.data.loaders import Splits, _resolve
+from promptkit.errors import ConfigError, DatasetError
+from promptkit.formats.report import ValidationReport, Violation, show, violations_from
+
+__all__ = ["FEW_SHOT_SPLIT", "FormatDataset", "RecordFormat", "blank_last_user_text", "check_file", "choice_columns"]
+
+logger = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+
+#: The split holding every row's embedded few-shot examples.
+FEW_SHOT_SPLIT = "few_shot"
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """One dataset format: its schema, its record → row mapping, and rules that span records."""
+
+    name: str
+    adapter: TypeAdapter[Any]
+    #: A validated record → (row, the rows of its embedded few-shot examples).
+    to_row: Callable[[Any], tuple[Row, list[Row]]]
+    #: Rules across the records of one file (e.g. unique ids): (line, record) pairs → violations.
+    file_rules: Callable[[str, Sequence[tuple[int, Any]]], list[Violation]] | None = None
+
+
+def check_file(path: Path, fmt: RecordFormat, display: str | None = None) -> tuple[ValidationReport, list[tuple[int, Any]]]:
+    """Validate every record of a JSON Lines file: the report, and the good records with their line numbers."""
+    name = display or str(path)
+    report = ValidationReport(name)
+    records: list[tuple[int, Any]] = []
+    validate = fmt.adapter.validate_json
+    with path.open(encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            report.total += 1
+            try:
+                records.append((number, validate(line)))
+            except ValidationError as error:
+                report.violations.extend(_json_or_schema(error, name, number, line))
+    if fmt.file_rules is not None:
+        spanning = fmt.file_rules(name, records)
+        if spanning:
+            report.violations.extend(spanning)
+            bad = {v.line for v in spanning}
+            records = [(n, r) for n, r in records if n not in bad]
+    report.violations.sort(key=lambda v: v.line)
+    report.good_lines = [n for n, _ in records]
+    return report, records
+
+
+def _json_or_schema(error: ValidationError, name: str, number: int, line: str) -> list[Violation]:
+    first = error.errors(include_url=False)[0]
+    if first["type"] == "json_invalid":
+        return [Violation(name, number, "record", f"not valid JSON: {first['ctx']['error']}", show(line.strip()))]
+    if first["type"] in ("model_type", "model_attributes_type", "dict_type") and not first["loc"]:
+        return [Violation(name, number, "record", "must be a JSON object (one record per line)", show(first["input"]))]
+    return violations_from(error, name, number)
+
+
+def choice_columns(options: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """``{choices}`` (``'A. x\\nB. y'``) and ``{letters}`` (``'A,B'``) from (id, text) pairs, in order."""
+    return {
+        "choices": "\n".join(f"{key}. {text}" for key, text in options),
+        "letters": ",".join(key for key, _ in options),
+    }
+
+
+def blank_last_user_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with the text parts of the last user message emptied (media parts kept)."""
+    out = list(messages)
+    for i in range(len(out) - 1, -1, -1):
+        if out[i]["role"] == "user":
+            parts = [dict(part, text="") if part["type"] == "text" else part for part in out[i]["content"]]
+            out[i] = dict(out[i], content=parts)
+            break
+    return out
+
+
+class FormatDataset:
+    """Base of the format loaders (``StandardSampleDataset``, ``TaskSpecDataset``, ``XpertFormatDataset``).
+
+    ``path`` is one ``.jsonl`` file (the splits ``train`` and ``test``) or a dict
+    of split name → file.  ``allow_bad=True`` skips bad records (reported as a
+    warning and in :attr:`reports`) instead of failing.  ``calib_blank`` names
+    columns emptied to derive a calibration prompt for every row (see
+    :meth:`calib_row`).
+    """
+
+    format: ClassVar[RecordFormat]
+    #: Row columns a chat request carries next to its messages (``promptkit render`` records).
+    request_columns: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, path: str | Mapping[str, str], allow_bad: bool = False, calib_blank: Sequence[str] | None = None) -> None:
+        if not isinstance(path, (str, Path, Mapping)):
+            raise ConfigError(f"path must be a .jsonl file or a dict of split name -> file (got {path!r})", key="path")
+        if isinstance(path, Mapping) and FEW_SHOT_SPLIT in path:
+            raise ConfigError(f"the split name {FEW_SHOT_SPLIT!r} is reserved for the records' embedded few-shot examples", key="path")
+        if not isinstance(allow_bad, bool):
+            raise ConfigError(f"allow_bad must be True or False (got {allow_bad!r})", key="allow_bad")
+        if calib_blank is not None and (isinstance(calib_blank, str) or not all(isinstance(c, str) for c in calib_blank)):
+            raise ConfigError(f"calib_blank must be a list of column names (got {calib_blank!r})", key="calib_blank")
+        self.path = path
+        self.allow_bad = allow_bad
+        self.calib_blank = tuple(calib_blank) if calib_blank is not None else None
+        #: The validation report of each split's file, filled by :meth:`load`.
+        self.reports: dict[str, ValidationReport] = {}
+
+    def default_config(self) -> dict[str, Any]:
+        """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none."""
+        raise NotImplementedError
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        pool: list[Row] = []
+        shot_ids: dict[str, int] = {}
+        files = self.path.items() if isinstance(self.path, Mapping) else [("test", self.path)]
+        by_name: dict[str, list[Row]] = {}
+        for split, file in files:
+            rows = []
+            for record in self._good_records(_resolve(file, base_dir)):
+                row, shots = self.format.to_row(record)
+                ids = []
+                for shot in shots:
+                    key = json.dumps(shot, sort_keys=True, ensure_ascii=False)
+                    if key not in shot_ids:
+                        shot_ids[key] = len(pool)
+                        pool.append(shot)
+                    ids.append(shot_ids[key])
+                row["few_shot_ids"] = ids
+                rows.append(row)
+            by_name[str(split)] = rows
+        if not isinstance(self.path, Mapping):
+            by_name["train"] = by_name["test"]
+        by_name[FEW_SHOT_SPLIT] = pool
+        return Splits(by_name)
+
+    def _good_records(self, path: Path) -> list[Any]:
+        shown = str(path)
+        if path.suffix.lower() != ".jsonl":
+            raise DatasetError(f"a {self.format.name} dataset is a JSON Lines file (.jsonl), one record per line", file=shown)
+        report, records = check_file(path, self.format, shown)
+        self.reports[shown] = report
+        if not report.ok:
+            if not self.allow_bad:
+                raise DatasetError(
+                    f"{report.describe()}\nfix these records, or set allow_bad=True in the dataset config to skip them", file=shown
+                )
+            logger.warning("skipping bad records (allow_bad=True):\n%s", report.describe(limit=len(report.violations)))
+        return [record for _, record in records]
+
+    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
+        """The row to render as its calibration (unconditioned) prompt, or ``None`` for no ``calib`` record.
+
+        With ``calib_blank`` the named columns are emptied (``question`` also
+        empties the text of the last user message of ``messages``); formats
+        with their own unconditioned input override this.
+        """
+        if self.calib_blank is None:
+            return None
+        out = dict(row)
+        for column in self.calib_blank:
+            out[column] = ""
+            if column == "question" and "messages" in out:
+                out["messages"] = blank_last_user_text(out["messages"])
+        return out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(path={self.path!r}, allow_bad={self.allow_bad})"

@@ -1,0 +1,135 @@
+"""What validation found: one :class:`Violation` per broken rule, collected per file in a :class:`ValidationReport`.
+
+A violation reads ``file:line: field: rule (got value)``, the shape ``promptkit
+validate`` prints and loaders put in their errors::
+
+    tasks_bad.jsonl:4: category: must be one of arithmetic, mcq, code_exec, classification, summary (got 'poetry')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+__all__ = ["ValidationReport", "Violation", "violations_from"]
+
+_SHOWN = 60  # characters of an offending value shown in a message
+_NAMED_RULE = re.compile(r"^([\w.\[\]]+): (.*)$", re.S)
+
+#: Pydantic's wording for the checks promptkit leaves to it, said the way the seed documents say them.
+_RULES = {
+    "missing": "required field is missing",
+    "extra_forbidden": "unknown field",
+    "string_type": "must be a string",
+    "list_type": "must be a list",
+    "dict_type": "must be an object",
+    "model_type": "must be an object",
+    "model_attributes_type": "must be an object",
+    "too_short": "must not be empty",
+    "string_too_short": "must not be empty",
+    "int_type": "must be an integer",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One rule a record breaks: where (file, line, field), which rule, and the offending value."""
+
+    file: str
+    line: int
+    field: str
+    rule: str
+    got: str | None = None
+
+    def __str__(self) -> str:
+        got = "" if self.got is None else f" (got {self.got})"
+        return f"{self.file}:{self.line}: {self.field}: {self.rule}{got}"
+
+
+@dataclass
+class ValidationReport:
+    """Every record of one file, checked: how many were read, which lines were good, what the bad ones broke."""
+
+    file: str
+    total: int = 0
+    good_lines: list[int] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def bad_lines(self) -> list[int]:
+        return sorted({v.line for v in self.violations})
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def summary(self) -> str:
+        bad = len(self.bad_lines)
+        return f"{self.file}: {self.total} record(s): {self.total - bad} good, {bad} bad, {len(self.violations)} violation(s)"
+
+    def describe(self, limit: int = 10) -> str:
+        """How many records are bad, then the first ``limit`` violations, one per line."""
+        lines = [f"{len(self.bad_lines)} of {self.total} record(s) break the format's rules:"] + [str(v) for v in self.violations[:limit]]
+        if len(self.violations) > limit:
+            lines.append(f"... and {len(self.violations) - limit} more (run `promptkit validate` on the file for all)")
+        return "\n".join(lines)
+
+
+def show(value: Any) -> str:
+    """A short, JSON-like rendering of an offending value."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def field_path(loc: Sequence[str | int]) -> str:
+    """``('few_shot_examples', 2, 'prompt')`` → ``'few_shot_examples[2].prompt'``; the empty path is ``'record'``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "record"
+
+
+def violations_from(error: ValidationError, file: str, line: int) -> list[Violation]:
+    """Pydantic's errors for one record, as violations; rules promptkit words itself pass through verbatim."""
+    out = []
+    for detail in error.errors(include_url=False):
+        kind = detail["type"]
+        loc = [part for part in detail["loc"] if not (isinstance(part, str) and part.startswith("function-"))]
+        if kind == "value_error":
+            rule = str(detail["ctx"]["error"])
+            named = _NAMED_RULE.match(rule) if not loc else None
+            if named:  # a rule across fields, raised by the record as "field: rule"
+                loc, rule = [named.group(1)], named.group(2)
+                value = detail["input"].get(named.group(1).split("[")[0].split(".")[0]) if isinstance(detail["input"], dict) else None
+                out.append(Violation(file, line, named.group(1), rule, show(value)))
+                continue
+        elif kind in ("literal_error", "enum"):
+            rule = "must be one of " + detail["ctx"]["expected"].replace("'", "")
+        elif kind == "union_tag_invalid":
+            rule = f"must be one of {detail['ctx']['expected_tags']}".replace("'", "")
+            loc = loc + [detail["ctx"]["discriminator"].strip("'")]
+        else:
+            rule = _RULES.get(kind, detail["msg"][0].lower() + detail["msg"][1:])
+            if kind == "extra_forbidden" and len(loc) == 1:
+                rule = "unknown top-level field"
+        # A union reports each alternative; the path names the alternative (e.g. 'str'), which readers need not see.
+        loc = [part for part in loc if not (isinstance(part, str) and (part in ("str", "list", "dict") or "[" in part))]
+        got = None if kind == "missing" else show(detail["input"])
+        out.append(Violation(file, line, field_path(loc), rule, got))
+    return _dedupe(out)
+
+
+def _dedupe(violations: list[Violation]) -> list[Violation]:
+    """One message per field: a union's alternatives each complain about the same value."""
+    seen: dict[str, Violation] = {}
+    for violation in violations:
+        seen.setdefault(violation.field, violation)
+    return list(seen.values())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +63,7 @@ def check_file(path: Path, fmt: RecordFormat, display: str | None = None) -> tup
                 continue
             report.total += 1
             try:
-                records.append((number, validate(line)))
+                records.append((number, validate(line.rstrip("\r\n"))))
             except ValidationError as error:
                 report.violations.extend(_json_or_schema(error, name, number, line))
     if fmt.file_rules is not None:
@@ -79,7 +80,8 @@ def check_file(path: Path, fmt: RecordFormat, display: str | None = None) -> tup
 def _json_or_schema(error: ValidationError, name: str, number: int, line: str) -> list[Violation]:
     first = error.errors(include_url=False)[0]
     if first["type"] == "json_invalid":
-        return [Violation(name, number, "record", f"not valid JSON: {first['ctx']['error']}", show(line.strip()))]
+        reason = re.sub(r" at line \d+ column (\d+)$", r" at column \1", str(first["ctx"]["error"]))
+        return [Violation(name, number, "record", f"not valid JSON: {reason}", show(line.strip()))]
     if first["type"] in ("model_type", "model_attributes_type", "dict_type") and not first["loc"]:
         return [Violation(name, number, "record", "must be a JSON object (one record per line)", show(first["input"]))]
     return violations_from(error, name, number)

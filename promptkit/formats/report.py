@@ -105,11 +105,11 @@ def violations_from(error: ValidationError, file: str, line: int) -> list[Violat
         loc = [part for part in detail["loc"] if not (isinstance(part, str) and part.startswith("function-"))]
         if kind == "value_error":
             rule = str(detail["ctx"]["error"])
-            named = _NAMED_RULE.match(rule) if not loc else None
-            if named:  # a rule across fields, raised by the record as "field: rule"
-                loc, rule = [named.group(1)], named.group(2)
-                value = detail["input"].get(named.group(1).split("[")[0].split(".")[0]) if isinstance(detail["input"], dict) else None
-                out.append(Violation(file, line, named.group(1), rule, show(value)))
+            named = _NAMED_RULE.match(rule)
+            if named:  # a rule across fields, raised by the object that holds them as "field: rule"
+                name, rule = named.groups()
+                value = detail["input"].get(name.split("[")[0].split(".")[0]) if isinstance(detail["input"], dict) else None
+                out.append(Violation(file, line, field_path([*loc, name]), rule, show(value)))
                 continue
         elif kind in ("literal_error", "enum"):
             rule = "must be one of " + detail["ctx"]["expected"].replace("'", "")
@@ -123,6 +123,8 @@ def violations_from(error: ValidationError, file: str, line: int) -> list[Violat
         # A union reports each alternative; the path names the alternative (e.g. 'str'), which readers need not see.
         loc = [part for part in loc if not (isinstance(part, str) and (part in ("str", "list", "dict") or "[" in part))]
         got = None if kind == "missing" else show(detail["input"])
+        if kind == "too_long":
+            rule, got = f"must hold at most {detail['ctx']['max_length']} items", f"{detail['ctx']['actual_length']}"
         out.append(Violation(file, line, field_path(loc), rule, got))
     return _dedupe(out)
 

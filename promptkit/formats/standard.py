@@ -46,37 +46,31 @@ class _Url(BaseModel):
     url: str = Field(min_length=1)
 
 
-class TextPart(_Strict):
-    type: Literal["text"]
-    text: str
+class ContentPart(_Strict):
+    """One part of a message's content: ``text``, or a media URL under the key its ``type`` names."""
 
+    type: Literal["text", "image_url", "audio_url", "video_url", "file_url"]
+    text: str | None = None
+    image_url: _Url | None = None
+    audio_url: _Url | None = None
+    video_url: _Url | None = None
+    file_url: _Url | None = None
 
-class ImagePart(_Strict):
-    type: Literal["image_url"]
-    image_url: _Url
-
-
-class AudioPart(_Strict):
-    type: Literal["audio_url"]
-    audio_url: _Url
-
-
-class VideoPart(_Strict):
-    type: Literal["video_url"]
-    video_url: _Url
-
-
-class FilePart(_Strict):
-    type: Literal["file_url"]
-    file_url: _Url
-
-
-ContentPart = Annotated[TextPart | ImagePart | AudioPart | VideoPart | FilePart, Field(discriminator="type")]
+    @model_validator(mode="after")
+    def _payload_matches_type(self) -> ContentPart:
+        given = [key for key in ("text", *MEDIA_KINDS) if getattr(self, key) is not None]
+        if given != [self.type]:
+            raise ValueError(f"type: a {self.type!r} part holds exactly the key {self.type!r} (it has {given})")
+        return self
 
 
 def _text_as_parts(value: Any) -> Any:
     """A string content is shorthand for one text part."""
-    return [{"type": "text", "text": value}] if isinstance(value, str) else value
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}]
+    if not isinstance(value, list):
+        raise ValueError("must be a string or a list of content parts")
+    return value
 
 
 Content = Annotated[list[ContentPart], BeforeValidator(_text_as_parts)]
@@ -92,7 +86,11 @@ class Message(BaseModel):
 
 def _text_as_messages(value: Any) -> Any:
     """A string input is shorthand for one user message."""
-    return [{"role": "user", "content": value}] if isinstance(value, str) else value
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}]
+    if not isinstance(value, list):
+        raise ValueError("must be a string or a list of messages")
+    return value
 
 
 Messages = Annotated[list[Message], BeforeValidator(_text_as_messages)]
@@ -104,7 +102,11 @@ class OptionItem(_Strict):
 
 
 def _text_as_reference(value: Any) -> Any:
-    return {"answer": value} if isinstance(value, str) else value
+    if isinstance(value, str):
+        return {"answer": value}
+    if not isinstance(value, dict):
+        raise ValueError("must be a string or an object {answer, meta}")
+    return value
 
 
 class ReferenceItem(_Strict):
@@ -207,13 +209,13 @@ class Sample(BaseModel):
                 raise ValueError("options: a multiple-choice sample needs options")
             answer = answer_text(self.label, self.references)
             if answer is not None and answer not in {option.id for option in self.options}:
-                raise ValueError(f"references: the answer of a multiple-choice sample must be an option id (got {answer!r})")
+                raise ValueError("references: the answer of a multiple-choice sample must be one of the option ids")
         return self
 
 
 def reference_text(reference: ReferenceItem) -> str:
     """A reference as one string: its text, or the URL of its (single) media part — the seed's label form."""
-    texts = [part.text for part in reference.answer if isinstance(part, TextPart)]
+    texts = [part.text for part in reference.answer if part.text is not None]
     if texts:
         return "\n".join(texts)
     urls = [_part_url(part) for part in reference.answer]
@@ -231,14 +233,13 @@ def _check_label(label: str | None, references: list[ReferenceItem] | None) -> N
         raise ValueError(f"label: must equal references[0] ({reference_text(references[0])!r})")
 
 
-def _part_url(part: Any) -> str:
+def _part_url(part: ContentPart) -> str:
     return str(getattr(part, part.type).url)
 
 
 def dump_message(message: Message) -> dict[str, Any]:
     """A message as a JSON-able dict with its content as a list of part dicts."""
-    out = message.model_dump(exclude_none=True)
-    return out
+    return message.model_dump(exclude_none=True)
 
 
 def message_text(message: Mapping[str, Any]) -> str:

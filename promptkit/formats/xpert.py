@@ -102,7 +102,7 @@ class XpertRecord(_Strict):
             if not ids:
                 raise ValueError("choices: a choice answer needs choices")
             if self.answer.value not in ids:
-                raise ValueError(f"answer: a choice answer's value must be one of the choice ids {ids}")
+                raise ValueError(f"answer: a choice answer's value must be one of the choice ids {', '.join(ids)}")
         return self
 
 

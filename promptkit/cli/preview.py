@@ -31,6 +31,8 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
             console.print(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
         for prompt in prompts:
             title = f"label {prompt.label!r}" if prompt.mode == "ppl" else "prompt"
+            if prompt.mode == "calib":  # a calibration (unconditioned) prompt of a format dataset
+                title = "calib" if prompt.label is None else f"calib, label {prompt.label!r}"
             console.print(Panel(_promptlist(prompt.intermediate), title=f"{title}: template output", title_align="left", border_style="blue"))
             console.print(Panel(_final(prompt), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
 

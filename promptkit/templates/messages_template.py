@@ -1,7 +1,7 @@
 """``MessagesTemplate``: a row that already holds OpenAI-style ``messages`` renders as those turns.
 
-Roles map to the meta-template roles (system → ``SYSTEM``, user → ``HUMAN``,
-assistant → ``BOT``); a string ``content`` or a list of text parts is the
+Roles map to the meta-template roles (system → ``SYSTEM`` with fallback
+``HUMAN``, user → ``HUMAN``, assistant → ``BOT``); a string ``content`` or a list of text parts is the
 turn's text (parts joined by ``'\\n'``).  Message text is data, never template:
 a ``{answer}`` in it stays literal.
 
@@ -17,7 +17,7 @@ message on a new line, so options are shown in order.
 ...           'answer': 'x'}, masked='answer')
 PromptList([
   <begin>
-  SYSTEM: 'Be brief.'
+  SYSTEM: 'Be brief.' [fallback_role='HUMAN']
   </begin>
   <round>
   HUMAN: 'Say {answer}'
@@ -87,7 +87,8 @@ class MessagesTemplate(PromptTemplate):
     ) -> PromptList:
         """The row's messages with ``ice`` (the shots) before its first non-system message; the answer is never shown."""
         system, turns = self._split(row)
-        shots: tuple[Item, ...] = ice.items if isinstance(ice, PromptList) else ((ice,) if ice else ())
+        # Chat shots arrive closed by the retriever's (empty) eos token: only non-empty text is kept.
+        shots: tuple[Item, ...] = tuple(item for item in ice.items if item != "") if isinstance(ice, PromptList) else ((ice,) if ice else ())
         return PromptList._of((_BEGIN[0], *system, _BEGIN[1], _ROUND[0], *shots, *turns, RoleItem("BOT", mask_value), _ROUND[1]))
 
     def _split(self, row: Mapping[str, Any]) -> tuple[list[RoleItem], list[RoleItem]]:
@@ -122,9 +123,11 @@ def _turn(message: Any, index: int, column: str) -> RoleItem:
             "(tool messages belong in golden_trajectories, not in the prompt)",
             key=where,
         )
+    # A model without a SYSTEM role gets system text as a user turn, as the bundled chat configs do.
+    fallback = "HUMAN" if role == "SYSTEM" else None
     content = message["content"]
     if isinstance(content, str):
-        return RoleItem(role, content)
+        return RoleItem(role, content, fallback)
     texts = []
     for part in content:
         if part.get("type") != "text":
@@ -134,4 +137,4 @@ def _turn(message: Any, index: int, column: str) -> RoleItem:
                 key=where,
             )
         texts.append(part["text"])
-    return RoleItem(role, "\n".join(texts))
+    return RoleItem(role, "\n".join(texts), fallback)

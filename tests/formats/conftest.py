@@ -10,6 +10,7 @@ import pytest
 
 from promptkit import Renderer, build_dataset, load_models
 
+
 def _write(path: Path, records: list[Any]) -> Path:
     path.write_text("".join((r if isinstance(r, str) else json.dumps(r, ensure_ascii=False)) + "\n" for r in records), encoding="utf-8")
     return path

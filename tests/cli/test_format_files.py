@@ -1,0 +1,41 @@
+"""`promptkit preview/render FILE --format F` read a bundled data file directly, with the format's default templates."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from promptkit.cli.main import main
+
+DATASETS = Path(__file__).parents[2] / "configs" / "datasets"
+FILES = {
+    "standard": DATASETS / "standard_sample_demo" / "data" / "samples.jsonl",
+    "taskspec": DATASETS / "taskspec_demo" / "data" / "tasks.jsonl",
+    "xpert": DATASETS / "xpert_demo" / "data" / "xpert.jsonl",
+}
+LLAMA3 = Path(__file__).parents[2] / "configs" / "models" / "llama3_8b_instruct.py"
+
+
+@pytest.mark.parametrize("fmt", FILES)
+def test_preview_reads_a_data_file_with_format(fmt, capsys):
+    """preview on the data file shows the final input of its first rows (and the calib prompt of a standard sample)."""
+    assert main(["preview", str(FILES[fmt]), "--format", fmt, "--model", str(LLAMA3), "--color", "never", "--count", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("final input") == (3 if fmt == "standard" else 2)
+    assert ("calib: final input" in out) == (fmt == "standard")
+
+
+def test_render_reads_a_data_file_with_format(capsys):
+    """render on the task-spec file writes one gen record per task, named after the file."""
+    assert main(["render", str(FILES["taskspec"]), "--format", "taskspec"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(records) == 10 and records[0]["dataset"] == "tasks"
+    assert records[0]["prompt"] == "Question: 2 + 2\nAnswer: 4\n\nQuestion: 10 - 3\nAnswer: 7\n\nCompute the result.\nQuestion: 17 + 24\nAnswer:"
+
+
+def test_validate_reports_a_missing_file(capsys, tmp_path):
+    """validate on a missing file exits 1 with one line naming it."""
+    assert main(["validate", str(tmp_path / "nope.jsonl"), "--format", "xpert"]) == 1
+    assert capsys.readouterr().err == f"promptkit: error: file {tmp_path / 'nope.jsonl'}: data file {str(tmp_path / 'nope.jsonl')!r} not found\n"

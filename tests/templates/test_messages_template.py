@@ -1,0 +1,61 @@
+"""MessagesTemplate: a row's OpenAI-style messages as turns; its errors name the message and say what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptkit import MessagesTemplate, PromptList, TemplateError
+
+
+def test_string_and_part_contents_render_as_text():
+    """A str content and a list of text parts (joined by a newline) are both turn text."""
+    row = {"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}, {"role": "assistant", "content": "c"},
+                        {"role": "user", "content": "d"}]}
+    out = MessagesTemplate().render(row, mask_value="")
+    assert [item.dump() for item in out if not isinstance(item, str) and hasattr(item, "role")] == [
+        {"role": "HUMAN", "prompt": "a\nb"}, {"role": "BOT", "prompt": "c"}, {"role": "HUMAN", "prompt": "d"}, {"role": "BOT", "prompt": ""}]
+
+
+def test_shots_go_after_leading_system_messages():
+    """Shots sit in the round, before the first non-system message; system messages stay in begin."""
+    shot = MessagesTemplate().render_shot({"messages": [{"role": "user", "content": "q1"}], "answer": "a1"})
+    row = {"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "q2"}]}
+    out = MessagesTemplate().render(row, shot)
+    assert repr(out) == repr(PromptList([
+        {"section": "begin", "pos": "begin"}, {"role": "SYSTEM", "prompt": "s", "fallback_role": "HUMAN"}, {"section": "begin", "pos": "end"},
+        {"section": "round", "pos": "begin"},
+        {"section": "ice", "pos": "begin"}, {"role": "HUMAN", "prompt": "q1"}, {"role": "BOT", "prompt": "a1"}, {"section": "ice", "pos": "end"},
+        {"role": "HUMAN", "prompt": "q2"}, {"role": "BOT", "prompt": ""},
+        {"section": "round", "pos": "end"},
+    ]))
+
+
+def test_media_part_is_refused_not_dropped():
+    """An image part is an error naming the message, instead of vanishing from the prompt."""
+    row = {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}]}]}
+    with pytest.raises(TemplateError) as caught:
+        MessagesTemplate().render(row)
+    assert str(caught.value) == (
+        "key 'messages[0]': messages[0] has a 'image_url' part; MessagesTemplate renders text only. Media parts need a multimodal "
+        "template (the row's images/audios/videos/files columns hold their URLs)"
+    )
+
+
+def test_tool_messages_and_missing_messages_are_errors():
+    """A tool message, and a row without messages, are explained."""
+    with pytest.raises(TemplateError, match="messages\\[1\\] has role 'tool'; MessagesTemplate renders the roles system, user, assistant"):
+        MessagesTemplate().render({"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "y"}]})
+    with pytest.raises(TemplateError, match="column 'messages' must hold a non-empty list of messages \\(got None\\)"):
+        MessagesTemplate().render({"question": "x"})
+
+
+def test_choices_need_a_user_message():
+    """Choices to list with only a system message is an error, not a silent drop."""
+    with pytest.raises(TemplateError, match="the row has choices to list but no user message to list them in"):
+        MessagesTemplate().render({"messages": [{"role": "system", "content": "x"}], "choices": "A. 1"})
+
+
+def test_options_listing_can_be_turned_off():
+    """list_options=False leaves the last user message as written."""
+    out = MessagesTemplate(list_options=False).render({"messages": [{"role": "user", "content": "q"}], "choices": "A. 1"})
+    assert "A. 1" not in str(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,12 +97,16 @@ def field_path(loc: Sequence[str | int]) -> str:
     return out or "record"
 
 
-def violations_from(error: ValidationError, file: str, line: int) -> list[Violation]:
+def violations_from(
+    error: ValidationError, file: str, line: int, clean_loc: Callable[[list[str | int]], list[str | int]] | None = None
+) -> list[Violation]:
     """Pydantic's errors for one record, as violations; rules promptkit words itself pass through verbatim."""
     out = []
     for detail in error.errors(include_url=False):
         kind = detail["type"]
         loc = [part for part in detail["loc"] if not (isinstance(part, str) and part.startswith("function-"))]
+        if clean_loc is not None:
+            loc = clean_loc(loc)
         if kind == "value_error":
             rule = str(detail["ctx"]["error"])
             named = _NAMED_RULE.match(rule)
@@ -113,9 +117,15 @@ def violations_from(error: ValidationError, file: str, line: int) -> list[Violat
                 continue
         elif kind in ("literal_error", "enum"):
             rule = "must be one of " + detail["ctx"]["expected"].replace("'", "")
-        elif kind == "union_tag_invalid":
-            rule = f"must be one of {detail['ctx']['expected_tags']}".replace("'", "")
+        elif kind in ("union_tag_invalid", "union_tag_not_found"):
             loc = loc + [detail["ctx"]["discriminator"].strip("'")]
+            if kind == "union_tag_not_found":
+                out.append(Violation(file, line, field_path(loc), "required field is missing"))
+                continue
+            tags = [tag.strip("' ") for tag in detail["ctx"]["expected_tags"].split(",")]
+            rule = f"must be one of {', '.join(tags[:-1])} or {tags[-1]}"
+            out.append(Violation(file, line, field_path(loc), rule, show(detail["ctx"]["tag"])))
+            continue
         else:
             rule = _RULES.get(kind, detail["msg"][0].lower() + detail["msg"][1:])
             if kind == "extra_forbidden" and len(loc) == 1:

@@ -46,22 +46,39 @@ class _Url(BaseModel):
     url: str = Field(min_length=1)
 
 
-class ContentPart(_Strict):
-    """One part of a message's content: ``text``, or a media URL under the key its ``type`` names."""
+class TextPart(_Strict):
+    type: Literal["text"]
+    text: str
 
-    type: Literal["text", "image_url", "audio_url", "video_url", "file_url"]
-    text: str | None = None
-    image_url: _Url | None = None
-    audio_url: _Url | None = None
-    video_url: _Url | None = None
-    file_url: _Url | None = None
 
-    @model_validator(mode="after")
-    def _payload_matches_type(self) -> ContentPart:
-        given = [key for key in ("text", *MEDIA_KINDS) if getattr(self, key) is not None]
-        if given != [self.type]:
-            raise ValueError(f"type: a {self.type!r} part holds exactly the key {self.type!r} (it has {given})")
-        return self
+class ImagePart(_Strict):
+    type: Literal["image_url"]
+    image_url: _Url
+
+
+class AudioPart(_Strict):
+    type: Literal["audio_url"]
+    audio_url: _Url
+
+
+class VideoPart(_Strict):
+    type: Literal["video_url"]
+    video_url: _Url
+
+
+class FilePart(_Strict):
+    type: Literal["file_url"]
+    file_url: _Url
+
+
+#: One part of a message's content, chosen by its ``type`` (checked by pydantic's compiled tagged union).
+ContentPart = Annotated[TextPart | ImagePart | AudioPart | VideoPart | FilePart, Field(discriminator="type")]
+PART_TYPES = ("text", *MEDIA_KINDS)
+
+
+def _without_part_tags(loc: list[str | int]) -> list[str | int]:
+    """Pydantic puts a tagged union's tag in the error path (``content[0].image_url.image_url.url``); drop it."""
+    return [part for i, part in enumerate(loc) if not (part in PART_TYPES and i >= 1 and isinstance(loc[i - 1], int) and i + 1 < len(loc))]
 
 
 def _text_as_parts(value: Any) -> Any:
@@ -215,7 +232,7 @@ class Sample(BaseModel):
 
 def reference_text(reference: ReferenceItem) -> str:
     """A reference as one string: its text, or the URL of its (single) media part — the seed's label form."""
-    texts = [part.text for part in reference.answer if part.text is not None]
+    texts = [part.text for part in reference.answer if isinstance(part, TextPart)]
     if texts:
         return "\n".join(texts)
     urls = [_part_url(part) for part in reference.answer]
@@ -233,7 +250,7 @@ def _check_label(label: str | None, references: list[ReferenceItem] | None) -> N
         raise ValueError(f"label: must equal references[0] ({reference_text(references[0])!r})")
 
 
-def _part_url(part: ContentPart) -> str:
+def _part_url(part: Any) -> str:
     return str(getattr(part, part.type).url)
 
 
@@ -279,7 +296,7 @@ def _shot_row(shot: FewShotItem) -> Row:
     }
 
 
-def _to_row(sample: Sample) -> tuple[Row, list[Row]]:
+def _to_row(sample: Sample) -> tuple[Row, list[FewShotItem]]:
     messages = [dump_message(m) for m in sample.messages]
     unconditioned = [dump_message(m) for m in sample.unconditioned_input] if sample.unconditioned_input is not None else None
     row: Row = {
@@ -307,10 +324,10 @@ def _to_row(sample: Sample) -> tuple[Row, list[Row]]:
         "generation_params": sample.generation_params,
         "extra": dict(sample.model_extra or {}),
     }
-    return row, [_shot_row(shot) for shot in sample.few_shot_examples or ()]
+    return row, list(sample.few_shot_examples or ())
 
 
-STANDARD = RecordFormat("standard", TypeAdapter(Sample), _to_row)
+STANDARD = RecordFormat("standard", TypeAdapter(Sample), _to_row, _shot_row, clean_loc=_without_part_tags)
 
 
 def messages_config() -> dict[str, Any]:

@@ -98,7 +98,7 @@ class TaskSpec(_Strict):
         return self
 
 
-def _to_row(task: TaskSpec) -> tuple[Row, list[Row]]:
+def _to_row(task: TaskSpec) -> tuple[Row, list[TaskExample]]:
     row: Row = {
         "id": task.task_id,
         "task_id": task.task_id,
@@ -111,8 +111,11 @@ def _to_row(task: TaskSpec) -> tuple[Row, list[Row]]:
         "post_process": task.post_process,
         "metadata": task.metadata,
     }
-    shots = [{"question": ex.prompt, "prompt": ex.prompt, "answer": ex.completion, "completion": ex.completion} for ex in task.few_shot_examples]
-    return row, shots
+    return row, list(task.few_shot_examples)
+
+
+def _shot_row(example: TaskExample) -> Row:
+    return {"question": example.prompt, "prompt": example.prompt, "answer": example.completion, "completion": example.completion}
 
 
 def _unique_task_ids(file: str, records: Sequence[tuple[int, Any]]) -> list[Violation]:
@@ -126,7 +129,7 @@ def _unique_task_ids(file: str, records: Sequence[tuple[int, Any]]) -> list[Viol
     return out
 
 
-TASKSPEC = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _unique_task_ids)
+TASKSPEC = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, _unique_task_ids)
 
 
 class TaskSpecDataset(FormatDataset):

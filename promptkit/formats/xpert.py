@@ -106,7 +106,7 @@ class XpertRecord(_Strict):
         return self
 
 
-def _to_row(record: XpertRecord) -> tuple[Row, list[Row]]:
+def _to_row(record: XpertRecord) -> tuple[Row, list[Any]]:
     history = [{"role": _ROLES[turn.role], "content": turn.content} for turn in record.history or ()]
     files = [file.model_dump(exclude_none=True) for file in record.files or ()]
     media: dict[str, list[str]] = {"images": [], "audios": [], "videos": []}

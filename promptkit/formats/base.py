@@ -19,6 +19,7 @@ import gc
 import json
 import logging
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -136,7 +137,7 @@ def blank_last_user_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]
     return out
 
 
-class FormatDataset:
+class FormatDataset(ABC):
     """Base of the format loaders (``StandardSampleDataset``, ``TaskSpecDataset``, ``XpertFormatDataset``).
 
     ``path`` is one ``.jsonl`` file (the splits ``train`` and ``test``) or a dict
@@ -165,9 +166,9 @@ class FormatDataset:
         #: The validation report of each split's file, filled by :meth:`load`.
         self.reports: dict[str, ValidationReport] = {}
 
+    @abstractmethod
     def default_config(self) -> dict[str, Any]:
         """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none."""
-        raise NotImplementedError
 
     def load(self, base_dir: Path | None = None) -> Splits:
         with bulk_allocation():

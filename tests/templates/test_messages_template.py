@@ -59,3 +59,13 @@ def test_options_listing_can_be_turned_off():
     """list_options=False leaves the last user message as written."""
     out = MessagesTemplate(list_options=False).render({"messages": [{"role": "user", "content": "q"}], "choices": "A. 1"})
     assert "A. 1" not in str(out)
+
+
+def test_messages_column_of_a_plain_jsonl_dataset_renders_for_chat_and_completion(make_renderer):
+    """Any dataset whose rows hold OpenAI-style messages can use MessagesTemplate: chat models get the messages back."""
+    rows = [{"messages": [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi {answer}"}], "answer": "secret"}]
+    infer = dict(prompt_template=dict(type="MessagesTemplate"), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))
+    chat = make_renderer(rows, infer, reader_cfg=dict(input_columns=["messages"], output_column="answer"), model=dict(type="ChatModel"))
+    assert chat.render(0)[0].prompt == [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi {answer}"}]
+    completion = make_renderer(rows, infer, reader_cfg=dict(input_columns=["messages"], output_column="answer"))
+    assert completion.render(0)[0].prompt == "Be terse.\nHi {answer}"

@@ -25,7 +25,7 @@ from typing import Any
 from promptkit import Renderer, build_dataset, load_models, validate_file
 
 ROOT = Path(__file__).parents[1]
-WORDS = "the of a to in is that for on with as by at from model answer question river number city planet".split()
+WORDS = ["the", "of", "a", "to", "in", "is", "that", "for", "on", "with", "as", "by", "at", "from", "model", "answer", "question", "river", "number", "city", "planet"]
 
 
 def sentence(rng: random.Random, n: int = 12) -> str:
@@ -108,7 +108,7 @@ def main() -> int:
                     handle.write(json.dumps(make(i, rng), ensure_ascii=False) + "\n")
             assert validate_file(path, name).ok
 
-            def load(type_name: str = type_name, path: Path = path) -> Renderer:
+            def load(type_name: str = type_name, path: Path = path, name: str = name) -> Renderer:
                 renderer = Renderer(build_dataset(dict(abbr=name, type=type_name, path=str(path))), llama3)
                 len(renderer)  # loads the file
                 return renderer

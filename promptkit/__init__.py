@@ -9,13 +9,16 @@ The pipeline, one stage per package::
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
 * ``promptkit.formats`` — community dataset formats, validated record by record;
 * ``promptkit.retrievers`` — which rows become shots;
-* ``promptkit.templates`` — ``PromptTemplate``;
-* ``promptkit.promptlist`` — the ``PromptList`` intermediate;
+* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``;
+* ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
+* ``promptkit.media`` — the dataset's media policy (keep, resolve or inline files, with Pillow);
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``;
-* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order.
+* ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
+  (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
+from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.errors import (
     ConfigError,
@@ -35,13 +38,15 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
+from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
-from promptkit.templates import PromptTemplate
+from promptkit.templates import MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 
 __version__ = "0.1.0"
@@ -51,19 +56,25 @@ __all__ = [
     "ChatModel",
     "CompletionModel",
     "ConfigError",
+    "Conversation",
     "DatasetError",
     "DatasetSpec",
     "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
     "JsonlDataset",
+    "MMPromptTemplate",
     "Marker",
+    "MediaPolicy",
     "MessagesTemplate",
     "MetaTemplate",
     "MetaTemplateError",
     "MissingDependencyError",
     "Model",
+    "MultiTurnGenInferencer",
+    "MultiTurnPromptTemplate",
     "PPLInferencer",
+    "Part",
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
@@ -85,5 +96,6 @@ __all__ = [
     "build_model",
     "load_datasets",
     "load_models",
+    "load_replies",
     "validate_file",
 ]

@@ -12,7 +12,10 @@ from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError
 
-__all__ = ["GenInferencer", "Inferencer", "PPLInferencer"]
+__all__ = ["INFER_MODES", "GenInferencer", "Inferencer", "MultiTurnGenInferencer", "PPLInferencer"]
+
+#: How the turns of a dialogue become prompts (AISBench's ``infer_mode``).
+INFER_MODES = ("every", "every_with_gt", "last")
 
 
 class Inferencer:
@@ -54,3 +57,18 @@ class PPLInferencer(Inferencer):
         if labels is not None and (isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence)):
             raise ConfigError(f"labels must be a list (got {labels!r})", key="labels")
         self.labels = list(labels) if labels is not None else None
+
+
+class MultiTurnGenInferencer(GenInferencer):
+    """One prompt per turn of a dialogue (with ``MultiTurnPromptTemplate``), history by ``infer_mode``:
+
+    * ``every`` — one prompt per turn, earlier turns holding the model's own replies;
+    * ``every_with_gt`` — one prompt per turn, earlier turns holding the ground truth;
+    * ``last`` — one prompt, for the last turn, earlier turns holding the ground truth.
+    """
+
+    def __init__(self, infer_mode: str = "every", gen_field_replace_token: str = "", max_seq_len: int | None = None, **runtime: Any) -> None:
+        super().__init__(gen_field_replace_token, max_seq_len, **runtime)
+        if infer_mode not in INFER_MODES:
+            raise ConfigError(f"infer_mode must be one of {', '.join(map(repr, INFER_MODES))} (got {infer_mode!r})", key="infer_mode")
+        self.infer_mode = infer_mode

@@ -18,17 +18,20 @@ import logging
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from promptkit.config.loader import DatasetSpec
+from promptkit.conversation import Conversation
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.formats import FormatDataset
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter, count_tokens
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
-from promptkit.templates import PromptTemplate
+from promptkit.templates import MultiTurnPromptTemplate, PromptTemplate
 from promptkit.templates.prompt_template import Prompt
 
 __all__ = ["RenderedPrompt", "Renderer"]
@@ -36,6 +39,9 @@ __all__ = ["RenderedPrompt", "Renderer"]
 logger = logging.getLogger(__name__)
 
 Row = Mapping[str, Any]
+#: A turn of a dialogue to render: its number, and the model's earlier replies (``None``: the ground truth).
+Turn = tuple[int, Sequence[str] | None]
+Media = list[dict[str, Any]] | None
 
 
 @dataclass(slots=True)
@@ -55,6 +61,10 @@ class RenderedPrompt:
     label: Hashable | None = None
     #: The template's output before the meta template: a ``str`` or a :class:`PromptList`.
     intermediate: str | PromptList = ""
+    #: The turn of a dialogue (0-based), for multi-turn templates.
+    turn: int | None = None
+    #: The media parts a completion model's placeholders stand for, in order (multimodal templates only).
+    media: list[dict[str, Any]] | None = None
     #: Fields a chat request carries next to the messages (e.g. ``tools``, ``tool_choice``), from the row.
     request: dict[str, Any] | None = None
 
@@ -65,9 +75,13 @@ class RenderedPrompt:
             "model": self.model,
             "index": self.index,
             "mode": self.mode,
-            "prompt": self.prompt,
-            "ice_idx": self.ice_idx,
         }
+        if self.turn is not None:
+            record["turn"] = self.turn
+        record["prompt"] = self.prompt
+        if self.media is not None:
+            record["media"] = self.media
+        record["ice_idx"] = self.ice_idx
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
         if self.request:
@@ -81,15 +95,29 @@ class Renderer:
     ``model=None`` is a completion model with no meta template.
     ``token_counter`` (``str -> int``) enforces ``max_seq_len`` by dropping
     shots from the end; it defaults to the model config's ``token_counter``.
+    ``replies`` (test row index → the model's replies, in turn order) feed the
+    history of ``infer_mode='every'`` dialogues; :meth:`conversation` is the
+    interactive way to the same prompts.
     """
 
-    def __init__(self, dataset: DatasetSpec, model: Model | None = None, token_counter: TokenCounter | None = None) -> None:
+    def __init__(
+        self,
+        dataset: DatasetSpec,
+        model: Model | None = None,
+        token_counter: TokenCounter | None = None,
+        replies: Mapping[int, Sequence[str]] | None = None,
+    ) -> None:
         self.dataset = dataset
         self.model = model
         self._final_model = model if model is not None else CompletionModel(abbr=None)
         self.inferencer = dataset.inferencer
         self.output_column = dataset.reader.output_column
         self.template: PromptTemplate = dataset.prompt_template or dataset.ice_template  # type: ignore[assignment]
+        self.replies = replies
+        self.infer_mode = self._infer_mode()
+        multimodal = self.template.is_multimodal or (dataset.ice_template is not None and dataset.ice_template.is_multimodal)
+        self._collects_media = multimodal and isinstance(self._final_model, CompletionModel)
+        self._media = self._media_resolver() if multimodal and dataset.media.mode != "keep" else None
         # The model config's max_seq_len wins, as OpenCompass's infer task copies it onto the inferencer.
         model_limit = model.max_seq_len if model is not None else None
         self.max_seq_len = model_limit if model_limit is not None else self.inferencer.max_seq_len
@@ -102,6 +130,32 @@ class Renderer:
             )
         self.mode = self.inferencer.mode
         self._mask_value = self.inferencer.gen_field_replace_token if isinstance(self.inferencer, GenInferencer) else ""
+
+    def _infer_mode(self) -> str | None:
+        """How a dialogue's turns become prompts; ``None`` unless the template is multi-turn."""
+        if not isinstance(self.template, MultiTurnPromptTemplate):
+            if isinstance(self.inferencer, MultiTurnGenInferencer):
+                raise ConfigError(
+                    "MultiTurnGenInferencer needs a MultiTurnPromptTemplate as prompt_template", key="infer_cfg.prompt_template", **self._where
+                )
+            return None
+        if self.inferencer.mode != "gen":
+            raise ConfigError("a MultiTurnPromptTemplate renders for generation: use MultiTurnGenInferencer", key="infer_cfg.inferencer", **self._where)
+        if isinstance(self.inferencer, MultiTurnGenInferencer):
+            return self.inferencer.infer_mode
+        return "last"  # a plain GenInferencer sends the whole dialogue up to its last answer, as in AISBench
+
+    def _media_resolver(self) -> MediaResolver:
+        return MediaResolver(self.dataset.media, self.media_root)
+
+    @cached_property
+    def media_root(self) -> Path | None:
+        """The folder relative media paths resolve against: ``media.root``, else the data file's folder."""
+        if self.dataset.media.root is not None:
+            return self.dataset.media.root
+        base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
+        with self._context():
+            return getattr(self.dataset.loader, "data_dir", lambda _: base_dir)(base_dir)
 
     # -- data, retrieved once ---------------------------------------------------
     @cached_property
@@ -177,7 +231,10 @@ class Renderer:
             yield from self._render(row, index, ice_indices[index])
 
     def render(self, index: int) -> list[RenderedPrompt]:
-        """The prompts of test row ``index``: one in gen mode, one per label in ppl mode."""
+        """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
+        return self._render(self._row(index), index, self.ice_indices[index])
+
+    def _row(self, index: int) -> Row:
         rows = self.test_rows
         if not 0 <= index < len(rows):
             raise ConfigError(
@@ -185,7 +242,72 @@ class Renderer:
                 key="index",
                 **self._where,
             )
-        return self._render(rows[index], index, self.ice_indices[index])
+        return rows[index]
+
+    # -- dialogues --------------------------------------------------------------------
+    def count_turns(self, index: int) -> int:
+        """How many prompts a conversation over test row ``index`` has: its turns (1 unless the template is multi-turn)."""
+        row = self._row(index)
+        if self.mode != "gen":
+            raise ConfigError("conversations are for generation; this dataset renders for likelihood (ppl)", **self._where)
+        if self.infer_mode is None:
+            return 1
+        try:
+            turns = self.template.count_turns(row)  # type: ignore[attr-defined]
+        except PromptkitError as error:
+            raise error.add_context(row=index, **self._where) from None
+        return 1 if self.infer_mode == "last" else int(turns)
+
+    def conversation(self, index: int) -> Conversation:
+        """Test row ``index`` as a :class:`~promptkit.Conversation`: next_prompt() / add_reply(text), turn by turn."""
+        return Conversation(self, index)
+
+    def render_turn(self, index: int, turn: int, replies: Sequence[str] = ()) -> RenderedPrompt:
+        """The prompt of ``turn`` of test row ``index``; ``replies`` are the model's earlier replies (``every`` mode)."""
+        row = self._row(index)
+        if self.infer_mode is None:
+            if turn != 0:
+                raise ConfigError(f"turn {turn}: this dataset's template is not multi-turn, so each row has one prompt (turn 0)", **self._where)
+            return self.render(index)[0]
+        if self.infer_mode == "last":
+            if turn != 0:
+                raise ConfigError(f"turn {turn}: infer_mode 'last' renders one prompt per row (turn 0)", **self._where)
+            return self._render(row, index, self.ice_indices[index])[0]
+        return self._render_turn(row, index, self.ice_indices[index], turn, replies if self.infer_mode == "every" else None)
+
+    def _turns(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+        template: MultiTurnPromptTemplate = self.template  # type: ignore[assignment]
+        try:
+            turns = template.count_turns(row)
+        except PromptkitError as error:
+            raise error.add_context(row=index if index >= 0 else None, **self._where) from None
+        if self.infer_mode == "last":
+            return [self._render_turn(row, index, ice_idx, turns - 1, None)]
+        if self.infer_mode == "every_with_gt":
+            return [self._render_turn(row, index, ice_idx, turn, None) for turn in range(turns)]
+        if self.replies is None:
+            raise ConfigError(
+                "infer_mode='every' fills each turn's history with the model's own replies, and none were given: pass "
+                "replies (promptkit render --replies FILE, JSON Lines of {\"index\", \"turn\", \"reply\"}), or drive the "
+                "rows with Renderer.conversation()",
+                key="replies",
+                **self._where,
+            )
+        replies = list(self.replies.get(index, ()))
+        if len(replies) >= turns:
+            raise ConfigError(
+                f"row {index} has {turns} turns but {len(replies)} replies; the reply to the last turn is never part of a prompt",
+                key="replies",
+                **self._where,
+            )
+        return [self._render_turn(row, index, ice_idx, turn, replies) for turn in range(len(replies) + 1)]
+
+    def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
+        try:
+            intermediate, final, used, media = self._fit(row, list(ice_idx), None, (turn, replies))
+        except PromptkitError as error:
+            raise error.add_context(row=index if index >= 0 else None, **self._where) from None
+        return RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media)
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -195,27 +317,29 @@ class Renderer:
         return self._render(row, -1, ice_idx)
 
     def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+        if self.infer_mode is not None:
+            return self._turns(row, index, ice_idx)
         if self.mode == "gen":
             try:
-                intermediate, final, used = self._fit(row, list(ice_idx), None)
+                intermediate, final, used, media = self._fit(row, list(ice_idx), None)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, **self._where) from None
-            out = [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, self._request(row))]
+            out = [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, self._request(row))]
             return out + self._calibration(row, index, used, [None])
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
         for label in self.labels:
             try:
-                intermediate, final, shots = self._fit(row, shots, label)
+                intermediate, final, shots, media = self._fit(row, shots, label)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
-            fitted.append((label, intermediate, final, shots))
+            fitted.append((label, intermediate, final, shots, media))
         out = []
-        for label, intermediate, final, used in fitted:
+        for label, intermediate, final, used, media in fitted:
             if len(used) != len(shots):
-                intermediate, final = self._render_once(row, shots, label)
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, self._request(row)))
+                intermediate, final, media = self._render_once(row, shots, label)
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, self._request(row)))
         return out + self._calibration(row, index, shots, self.labels)
 
     # -- what format datasets add: request fields and calibration prompts ----------
@@ -238,10 +362,12 @@ class Renderer:
         out = []
         for label in labels:
             try:
-                intermediate, final = self._render_once(calib, ice_idx, label)
+                intermediate, final, media = self._render_once(calib, ice_idx, label)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "calib", final, ice_idx, label, intermediate, self._request(row)))
+            out.append(
+                RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "calib", final, ice_idx, label, intermediate, None, media, self._request(row))
+            )
         return out
 
     @cached_property
@@ -253,21 +379,29 @@ class Renderer:
         config = self.dataset.config_path
         return dict(config=str(config) if config else None, dataset=self.dataset.abbr, model=self._model_abbr)
 
-    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput, list[int]]:
+    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, list[int], Media]:
         """Render; while over ``max_seq_len``, drop the last shot and render again."""
-        intermediate, final = self._render_once(row, ice_idx, label)
+        intermediate, final, media = self._render_once(row, ice_idx, label, turn)
         if self.max_seq_len and self.token_counter is not None:
             while ice_idx and count_tokens(final, self.token_counter) > self.max_seq_len:
                 ice_idx = ice_idx[:-1]
-                intermediate, final = self._render_once(row, ice_idx, label)
-        return intermediate, final, ice_idx
+                intermediate, final, media = self._render_once(row, ice_idx, label, turn)
+        return intermediate, final, ice_idx, media
 
-    def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None) -> tuple[Any, FinalInput]:
+    def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, Media]:
         ice = self._ice(ice_idx)
         # The item under test never shows its gold answer: gen renders the replacement token, ppl the candidate label.
         mask_value = self._mask_value if label is None else str(label)
-        prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=mask_value)
-        return prompt, self._final_model.render(prompt, self.mode)
+        if turn is None:
+            prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=mask_value)
+        else:
+            prompt = self.template.render_turn(row, turn[0], ice, masked=self.output_column, mask_value=mask_value, replies=turn[1])  # type: ignore[attr-defined]
+        if self._media is not None:
+            prompt = self._media.apply(prompt)  # type: ignore[arg-type]
+        if self._collects_media:
+            final, media = self._final_model.render_with_media(prompt, self.mode)
+            return prompt, final, media
+        return prompt, self._final_model.render(prompt, self.mode), None
 
     def _ice(self, ice_idx: list[int]) -> Prompt:
         if self._shots is None:

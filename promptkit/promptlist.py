@@ -4,8 +4,8 @@ A template renders a row into a ``PromptList``: an immutable sequence of
 
 * plain strings (text outside any role, e.g. a string-form few-shot block),
 * :class:`RoleItem` — a turn of ``role`` (``HUMAN``, ``BOT``, ``SYSTEM``, …)
-  with its ``prompt``, an optional ``fallback_role`` and ``begin``/``end``
-  overrides for the model's role markers,
+  with its ``prompt`` (or, multimodal, its content ``parts``), an optional
+  ``fallback_role`` and ``begin``/``end`` overrides for the model's role markers,
 * :class:`Marker` — the opening or closing of a section (``begin``, ``round``,
   ``end`` or ``ice``).
 
@@ -33,6 +33,7 @@ from typing import Any, Literal, overload
 
 from promptkit._placeholders import compile_text
 from promptkit.errors import TemplateError, did_you_mean
+from promptkit.parts import Part
 
 __all__ = ["ROLE_ITEM_KEYS", "Item", "Marker", "PromptList", "RoleItem", "check_role_item"]
 
@@ -57,6 +58,8 @@ class RoleItem:
     ``prompt=None`` means the template gave no prompt: the meta template's
     default prompt for the role (or ``''``) is used.  ``begin``/``end``
     override the role's markers in the meta template for this item only.
+    ``parts`` makes the turn multimodal: its content is these parts (text,
+    image, audio, video) in order, and ``prompt`` is ``None``.
     """
 
     role: str
@@ -64,13 +67,16 @@ class RoleItem:
     fallback_role: str | None = None
     begin: str | None = None
     end: str | None = None
+    parts: tuple[Part, ...] | None = None
 
-    def dump(self) -> dict[str, str]:
-        out = {"role": self.role}
+    def dump(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": self.role}
         for key in ("fallback_role", "prompt", "begin", "end"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.parts is not None:
+            out["prompt_mm"] = [part.dump() for part in self.parts]
         return out
 
 
@@ -105,11 +111,28 @@ def item_from_obj(obj: Any) -> Item:
                 raise TemplateError(f"invalid section marker {dict(obj)!r}: section must be one of {SECTIONS}, pos 'begin' or 'end'")
             return Marker(obj["section"], obj["pos"])
         if "role" in obj:
+            parts = obj.get("prompt_mm")
+            if parts is not None:
+                return _multimodal_item(obj, parts)
             check_role_item(obj)
             return RoleItem(obj["role"], obj.get("prompt"), obj.get("fallback_role"), obj.get("begin"), obj.get("end"))
     raise TemplateError(
         f"a prompt item must be a str, a role dict (role=..., prompt=...) or a section marker (got {obj!r} that is a {type(obj).__name__})"
     )
+
+
+def _multimodal_item(obj: Mapping[str, Any], parts: Any) -> RoleItem:
+    """A role dict whose ``prompt_mm`` is a list of OpenAI-style content parts."""
+    if not isinstance(parts, (list, tuple)):
+        raise TemplateError(f"'prompt_mm' of a prompt item must be a list of content parts (got {parts!r})")
+    check_role_item({key: value for key, value in obj.items() if key != "prompt_mm"})
+    if obj.get("prompt") is not None:
+        raise TemplateError(f"a prompt item has both 'prompt' and 'prompt_mm' ({dict(obj)!r}); a multimodal item carries its text as parts")
+    try:
+        typed = tuple(part if isinstance(part, Part) else Part.from_dict(part) for part in parts)
+    except (ValueError, AttributeError) as error:
+        raise TemplateError(f"'prompt_mm' of a {obj['role']} item: {error}") from None
+    return RoleItem(obj["role"], None, obj.get("fallback_role"), obj.get("begin"), obj.get("end"), typed)
 
 
 class PromptList(Sequence[Item]):
@@ -233,9 +256,9 @@ class PromptList(Sequence[Item]):
         return NotImplemented
 
     def __str__(self) -> str:
-        """Strings and role prompts concatenated with no separator (markers add nothing)."""
+        """Strings, role prompts and text parts concatenated with no separator (markers and media add nothing)."""
         return "".join(
-            item if isinstance(item, str) else (item.prompt or "") if isinstance(item, RoleItem) else ""
+            item if isinstance(item, str) else _role_text(item) if isinstance(item, RoleItem) else ""
             for item in self._items
         )
 
@@ -250,6 +273,12 @@ class PromptList(Sequence[Item]):
         return "PromptList([\n" + "\n".join("  " + describe_item(item) for item in self._items) + "\n])"
 
 
+def _role_text(item: RoleItem) -> str:
+    if item.parts is not None:
+        return "".join(part.text_value for part in item.parts)
+    return item.prompt or ""
+
+
 def describe_item(item: Item) -> str:
     """One readable line per item: ``<round>``, ``HUMAN: 'text'``, ``'loose text'``."""
     if isinstance(item, Marker):
@@ -258,6 +287,9 @@ def describe_item(item: Item) -> str:
         extras = "".join(
             f" [{key}={getattr(item, key)!r}]" for key in ("fallback_role", "begin", "end") if getattr(item, key) is not None
         )
-        prompt = "(no prompt)" if item.prompt is None else repr(item.prompt)
+        if item.parts is not None:
+            prompt = "[" + ", ".join(part.describe() for part in item.parts) + "]"
+        else:
+            prompt = "(no prompt)" if item.prompt is None else repr(item.prompt)
         return f"{item.role}: {prompt}{extras}"
     return repr(item)

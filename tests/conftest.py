@@ -29,6 +29,8 @@ def make_renderer(tmp_path: Path):
         model: dict[str, Any] | None = None,
         train_rows: list[dict[str, Any]] | None = None,
         abbr: str = "demo",
+        media: dict[str, Any] | None = None,
+        replies: dict[int, list[str]] | None = None,
     ) -> Renderer:
         def write(name: str, data: list[dict[str, Any]]) -> str:
             path = tmp_path / name
@@ -38,15 +40,15 @@ def make_renderer(tmp_path: Path):
         path: Any = write("test.jsonl", rows)
         if train_rows is not None:
             path = dict(train=write("train.jsonl", train_rows), test=path)
-        dataset = build_dataset(
-            dict(
-                abbr=abbr,
-                type="JsonlDataset",
-                path=path,
-                reader_cfg=reader_cfg or dict(input_columns=["question"], output_column="answer"),
-                infer_cfg=infer_cfg,
-            )
+        cfg = dict(
+            abbr=abbr,
+            type="JsonlDataset",
+            path=path,
+            reader_cfg=reader_cfg or dict(input_columns=["question"], output_column="answer"),
+            infer_cfg=infer_cfg,
         )
-        return Renderer(dataset, build_model(model) if model is not None else None)
+        if media is not None:
+            cfg["media"] = media
+        return Renderer(build_dataset(cfg), build_model(model) if model is not None else None, replies=replies)
 
     return make

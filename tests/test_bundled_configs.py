@@ -2,6 +2,11 @@
 
 A change to a shipped prompt shows up as a diff of tests/golden/<config>.jsonl in
 review. After an intended change, re-record with `pytest tests/test_bundled_configs.py --update-goldens`.
+
+Some pairs cannot render, on purpose: a multimodal dataset for a completion
+model without a placeholder for its media.  Their golden record is the error
+message, and their preview must fail with it.  A dataset folder's
+``data/replies.jsonl`` gives the model replies of ``infer_mode='every'`` dialogues.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import Renderer, load_datasets, load_models
+from promptkit import PromptkitError, Renderer, load_datasets, load_models, load_replies
 from promptkit.cli.main import main
 
 ROOT = Path(__file__).parents[1]
@@ -28,14 +33,24 @@ def test_there_are_enough_bundled_configs():
 GOLDEN_ROWS = 3  # the first rows of each test split: enough to show every shape, small enough to review
 
 
+def replies_file(dataset_config: Path) -> Path | None:
+    path = dataset_config.parent / "data" / "replies.jsonl"
+    return path if path.exists() else None
+
+
 def render_all(dataset_config: Path) -> list[dict]:
     models = [None] + [m for path in MODEL_CONFIGS for m in load_models(path)]
+    replies_path = replies_file(dataset_config)
+    replies = load_replies(replies_path) if replies_path else None
     records = []
     for model in models:
         for spec in load_datasets(dataset_config):
-            renderer = Renderer(spec, model)
-            for index in range(min(GOLDEN_ROWS, len(renderer))):
-                records.extend(p.to_record() for p in renderer.render(index))
+            renderer = Renderer(spec, model, replies=replies)
+            try:
+                for index in range(min(GOLDEN_ROWS, len(renderer))):
+                    records.extend(p.to_record() for p in renderer.render(index))
+            except PromptkitError as error:
+                records.append({"dataset": spec.abbr, "model": model.abbr if model else None, "error": error.message})
     return records
 
 
@@ -52,9 +67,19 @@ def test_render_matches_golden(dataset_config: Path, request):
 
 @pytest.mark.parametrize("dataset_config", DATASET_CONFIGS, ids=lambda p: p.stem)
 def test_preview_with_every_model(dataset_config: Path, capsys):
-    """`promptkit preview` succeeds for the config with no model and with each bundled model."""
-    assert main(["preview", str(dataset_config), "--color", "never", "--count", "2"]) == 0
-    for model in MODEL_CONFIGS:
-        assert main(["preview", str(dataset_config), "--model", str(model), "--color", "never"]) == 0, model
-    out = capsys.readouterr().out
-    assert out.count("final input") >= len(MODEL_CONFIGS) + 2
+    """`promptkit preview` succeeds for the config with no model and with each bundled model — or fails with the golden error."""
+    golden = [json.loads(line) for line in (GOLDEN / f"{dataset_config.stem}.jsonl").read_text(encoding="utf-8").splitlines()]
+    errors = {record["model"]: record["error"] for record in golden if "error" in record}
+    replies = ["--replies", str(path)] if (path := replies_file(dataset_config)) else []
+    assert main(["preview", str(dataset_config), "--color", "never", "--count", "2", *replies]) == (1 if None in errors else 0)
+    shown = 0
+    for model_config in MODEL_CONFIGS:
+        abbr = load_models(model_config)[0].abbr
+        status = main(["preview", str(dataset_config), "--model", str(model_config), "--color", "never", *replies])
+        captured = capsys.readouterr()
+        if abbr in errors:
+            assert status == 1 and errors[abbr] in captured.err, model_config
+        else:
+            assert status == 0, (model_config, captured.err)
+            shown += captured.out.count("final input")
+    assert shown >= len(MODEL_CONFIGS) - len(errors)

@@ -17,3 +17,20 @@ def test_runner_loop_in_api_docs_runs(monkeypatch):
     for block in blocks:
         exec(compile(block, "docs/api.md", "exec"), {})
     assert os.getcwd() == str(ROOT)
+
+
+def test_render_examples_in_multimodal_docs_are_true(monkeypatch, capsys):
+    """Each `promptkit render ...` command quoted in docs/multimodal.md prints the JSON block that follows it."""
+    import json
+    import shlex
+
+    from promptkit.cli.main import main
+
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "multimodal.md").read_text()
+    examples = re.findall(r"`promptkit (render [^`]+)`[^`]*?```json\n(.*?)```", text, flags=re.S)
+    assert len(examples) >= 2
+    for command, block in examples:
+        assert main(shlex.split(command)) == 0, command
+        got = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert got == [json.loads(line) for line in block.splitlines()], command

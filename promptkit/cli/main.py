@@ -13,6 +13,7 @@ from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
 from promptkit.config import DatasetSpec, load_datasets, load_models
+from promptkit.conversation import load_replies
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.formats import FORMATS
 from promptkit.meta_templates.models import Model
@@ -29,6 +30,12 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
         sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file (defines `models = [...]`); default: a completion model with no meta template")
         sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
+        sub.add_argument(
+            "--replies",
+            metavar="FILE",
+            help="the model's replies for infer_mode='every' dialogues: JSON Lines of {\"index\", \"turn\", \"reply\"}; "
+            "each row renders the turns its replies reach",
+        )
 
     preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input")
     common(preview)
@@ -106,11 +113,25 @@ def parse_indices(spec: str, total: int) -> list[int]:
     return sorted(chosen)
 
 
+def _renderer(dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None) -> Renderer:
+    renderer = Renderer(dataset, model, replies=replies)
+    if replies:
+        total = len(renderer)
+        beyond = sorted(index for index in replies if index >= total)
+        if beyond:
+            raise ConfigError(
+                f"--replies {args.replies}: row {beyond[0]} has replies but the test split has {total} rows (0 to {total - 1})",
+                dataset=dataset.abbr,
+            )
+    return renderer
+
+
 def _render(args: argparse.Namespace) -> int:
+    replies = load_replies(args.replies) if args.replies else None
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below when it is a file
     try:
         for dataset, model in _pairs(args):
-            renderer = Renderer(dataset, model)
+            renderer = _renderer(dataset, model, args, replies)
             indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
             for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
                 for prompt in renderer.render(index):
@@ -136,8 +157,10 @@ def _preview(args: argparse.Namespace) -> int:
     from promptkit.cli.preview import show
 
     force = {"always": True, "never": False}.get(args.color)
+    replies = load_replies(args.replies) if args.replies else None
     for dataset, model in _pairs(args):
-        renderer = Renderer(dataset, model)
+        # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
+        renderer = _renderer(dataset, model, args, replies if replies is not None else {})
         if args.count < 1:
             raise ConfigError(f"--count must be at least 1 (got {args.count})")
         total = len(renderer)

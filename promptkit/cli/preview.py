@@ -1,15 +1,22 @@
-"""What ``promptkit preview`` shows: the shots picked, the PromptList with roles and sections, the final input."""
+"""What ``promptkit preview`` shows: the shots picked, the PromptList with roles and sections, the final input.
+
+Dialogues show one panel pair per turn; media parts show as a line a person
+can judge (where, MIME type, bytes, image size), never as base64.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from promptkit.media import describe_media
+from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem, describe_item
 
@@ -29,12 +36,22 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
         if renderer.max_seq_len:
             enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no token_counter"
             console.print(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
+        if renderer.infer_mode is not None:
+            console.print(Text(_turns_line(renderer, prompts), style="dim"))
+        root = renderer.media_root
         for prompt in prompts:
-            title = f"label {prompt.label!r}" if prompt.mode == "ppl" else "prompt"
+            title = f"label {prompt.label!r}" if prompt.mode == "ppl" else f"turn {prompt.turn}" if prompt.turn is not None else "prompt"
             if prompt.mode == "calib":  # a calibration (unconditioned) prompt of a format dataset
                 title = "calib" if prompt.label is None else f"calib, label {prompt.label!r}"
-            console.print(Panel(_promptlist(prompt.intermediate), title=f"{title}: template output", title_align="left", border_style="blue"))
-            console.print(Panel(_final(prompt), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
+            console.print(Panel(_promptlist(prompt.intermediate, root), title=f"{title}: template output", title_align="left", border_style="blue"))
+            console.print(Panel(_final(prompt, root), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
+
+
+def _turns_line(renderer: Renderer, prompts: list[RenderedPrompt]) -> str:
+    line = f"dialogue: infer_mode {renderer.infer_mode!r}, {len(prompts)} prompt(s)"
+    if renderer.infer_mode == "every" and not renderer.replies:
+        line += "; later turns need the model's replies (--replies FILE)"
+    return line
 
 
 def _shots_line(prompt: RenderedPrompt, split: str) -> Text:
@@ -44,10 +61,12 @@ def _shots_line(prompt: RenderedPrompt, split: str) -> Text:
 
 
 def _kind(prompt: RenderedPrompt) -> str:
-    return "completion string" if isinstance(prompt.prompt, str) else f"{len(prompt.prompt)} chat messages"
+    if isinstance(prompt.prompt, str):
+        return "completion string" + (f" + {len(prompt.media)} media" if prompt.media else "")
+    return f"{len(prompt.prompt)} chat messages"
 
 
-def _promptlist(intermediate: str | PromptList) -> Text:
+def _promptlist(intermediate: str | PromptList, root: Path | None) -> Text:
     if isinstance(intermediate, str):
         return _visible(intermediate)
     out = Text()
@@ -65,7 +84,11 @@ def _promptlist(intermediate: str | PromptList) -> Text:
             if item.fallback_role:
                 out.append(f" (fallback {item.fallback_role})", style="dim")
             out.append(": ")
-            out.append_text(_visible(item.prompt if item.prompt is not None else "", quote=True))
+            if item.parts is not None:
+                out.append("\n")
+                out.append_text(_parts([part.dump() for part in item.parts], root, "  " * (depth + 1)))
+            else:
+                out.append_text(_visible(item.prompt if item.prompt is not None else "", quote=True))
             out.append("\n")
         else:
             out.append("  " * depth + "text: ", style="dim")
@@ -75,16 +98,36 @@ def _promptlist(intermediate: str | PromptList) -> Text:
     return out
 
 
-def _final(prompt: RenderedPrompt) -> Group | Text:
+def _final(prompt: RenderedPrompt, root: Path | None) -> Group | Text:
     if isinstance(prompt.prompt, str):
-        return _visible(prompt.prompt)
+        text = _visible(prompt.prompt)
+        if prompt.media:
+            text.append("\n\nmedia, in placeholder order:\n", style="dim")
+            text.append_text(_parts(prompt.media, root, "  "))
+        return text
     table = Table(show_header=True, header_style="bold", expand=True, show_lines=True)
     table.add_column("role", no_wrap=True)
     table.add_column("content")
     for message in prompt.prompt:
-        role = message["role"]
-        table.add_row(Text(role, style="bold " + _ROLE_STYLES.get(role, "white")), _visible(str(message["content"])))
+        role, content = message["role"], message["content"]
+        shown = _visible(content) if isinstance(content, str) else _parts(content, root, "")
+        table.add_row(Text(role, style="bold " + _ROLE_STYLES.get(role, "white")), shown)
     return Group(table)
+
+
+def _parts(parts: Sequence[Mapping[str, Any]], root: Path | None, indent: str) -> Text:
+    """One line per content part: text quoted, media described (see :func:`describe_media`)."""
+    out = Text()
+    for number, data in enumerate(parts):
+        part = Part.from_dict(data)
+        out.append(("\n" if number else "") + indent)
+        if part.modality == "text":
+            out.append("text ", style="dim")
+            out.append_text(_visible(part.text_value, quote=True))
+        else:
+            out.append(f"{part.modality} ", style="bold yellow")
+            out.append(describe_media(part.modality, part.url or "", root))
+    return out
 
 
 def _visible(text: str, quote: bool = False) -> Text:

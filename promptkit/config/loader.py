@@ -20,6 +20,7 @@ from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import Inferencer
+from promptkit.media.policy import MediaPolicy
 from promptkit.meta_templates.models import Model
 from promptkit.retrievers.base import Retriever
 from promptkit.templates import PromptTemplate
@@ -41,6 +42,7 @@ class DatasetSpec:
     retriever: Retriever
     inferencer: Inferencer
     config_path: Path | None = None
+    media: MediaPolicy = MediaPolicy()
 
 
 def _read_config(path: str | Path) -> Any:
@@ -145,7 +147,7 @@ def build_dataset(cfg: Mapping[str, Any], config_path: Path | None = None) -> Da
 
 
 def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) -> DatasetSpec:
-    loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
+    loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")}
     loader = _instantiate(loader_cfg, "dataset", "")
     # A dataset format brings its own reader_cfg and infer_cfg, used where the config gives none.
     defaults = loader.default_config() if isinstance(loader, FormatDataset) else {}
@@ -156,6 +158,7 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
             hint = f" (is {typo!r} a typo?)" if typo else ""
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
+    media = MediaPolicy.from_config(cfg.get("media"), config_path.parent if config_path else None)
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")
@@ -180,7 +183,7 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
             raise ConfigError(f"infer_cfg needs a {key}, e.g. {key}={example}", key=f"infer_cfg.{key}")
     retriever = _instantiate(infer["retriever"], "retriever", "infer_cfg.retriever")
     inferencer = _instantiate(infer["inferencer"], "inferencer", "infer_cfg.inferencer")
-    return DatasetSpec(abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path)
+    return DatasetSpec(abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media)
 
 
 def _template(cfg: Any, key: str) -> PromptTemplate | None:

@@ -13,19 +13,19 @@ from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.formats import AdapterDataset, StandardSampleDataset, TaskSpecDataset, XpertFormatDataset
-from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.retrievers import FixKRetriever, ZeroRetriever
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
-from promptkit.templates import PromptTemplate
+from promptkit.templates import MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
 
 #: kind -> {name -> class}
 REGISTRY: dict[str, dict[str, type]] = {
-    "template": {"PromptTemplate": PromptTemplate},
+    "template": {"PromptTemplate": PromptTemplate, "MMPromptTemplate": MMPromptTemplate, "MultiTurnPromptTemplate": MultiTurnPromptTemplate},
     "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
-    "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer},
+    "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer, "MultiTurnGenInferencer": MultiTurnGenInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},
     "model": {name: getattr(models, name) for name in models.__all__},
 }

@@ -61,6 +61,10 @@ class RowsDataset:
             _check_rows(rows, "rows")
         self.rows = rows
 
+    def data_dir(self, base_dir: Path | None) -> Path | None:
+        """The folder relative media paths resolve against: the config's."""
+        return base_dir
+
     def load(self, base_dir: Path | None = None) -> Splits:
         if isinstance(self.rows, Mapping):
             return Splits({str(split): list(rows) for split, rows in self.rows.items()})
@@ -82,6 +86,11 @@ class JsonlDataset:
         if not isinstance(path, (str, Path, Mapping)):
             raise ConfigError(f"path must be a file path or a dict of split name -> file path (got {path!r})", key="path")
         self.path = path
+
+    def data_dir(self, base_dir: Path | None) -> Path:
+        """The folder relative media paths resolve against: the data file's (the first split's, for several)."""
+        first = next(iter(self.path.values())) if isinstance(self.path, Mapping) else self.path
+        return _resolve(first, base_dir).parent
 
     def load(self, base_dir: Path | None = None) -> Splits:
         if isinstance(self.path, Mapping):

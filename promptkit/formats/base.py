@@ -16,7 +16,6 @@ Embedded few-shot examples become rows of their own split, ``few_shot``
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import re
 from abc import ABC, abstractmethod

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.spec import MetaRole, MetaTemplate
+from promptkit.parts import Part
 from promptkit.promptlist import Item, Marker, RoleItem
 
 __all__ = ["Cut", "Rendered", "RoleTable", "Text", "walk"]
@@ -35,12 +36,16 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """A role rendered as ``begin + prompt + end``, by the meta role ``spec``."""
+    """A role rendered as ``begin + prompt + end``, by the meta role ``spec``.
+
+    A multimodal turn has its content ``parts`` instead, and ``prompt == ''``.
+    """
 
     spec: MetaRole
     begin: str
     prompt: str
     end: str
+    parts: tuple[Part, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +106,11 @@ class RoleTable:
 def _render_one(spec: MetaRole, item: RoleItem | None) -> Rendered:
     if item is None:
         return Rendered(spec, spec.begin, spec.prompt or "", spec.end)
-    prompt = item.prompt if item.prompt is not None else (spec.prompt or "")
     begin = item.begin if item.begin is not None else spec.begin
     end = item.end if item.end is not None else spec.end
+    if item.parts is not None:
+        return Rendered(spec, begin, "", end, item.parts)
+    prompt = item.prompt if item.prompt is not None else (spec.prompt or "")
     return Rendered(spec, begin, prompt, end)
 
 

@@ -20,9 +20,10 @@ from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
 from promptkit.meta_templates._walk import RoleTable
-from promptkit.meta_templates.chat import render_api_messages
+from promptkit.meta_templates.chat import content_without_meta, render_api_messages
 from promptkit.meta_templates.completion import join_without_meta, render_completion
 from promptkit.meta_templates.spec import MetaTemplate
+from promptkit.parts import MODALITIES
 from promptkit.promptlist import PromptList
 
 __all__ = [
@@ -67,10 +68,17 @@ def _token_counter(value: Any) -> TokenCounter | None:
 
 
 def count_tokens(final: FinalInput, counter: TokenCounter) -> int:
-    """Tokens of a final input: the string's, or the sum over the messages' contents."""
+    """Tokens of a final input: the string's, or the sum over the messages' texts (media parts count 0)."""
     if isinstance(final, str):
         return counter(final)
-    return sum(counter(message["content"]) if isinstance(message["content"], str) else 0 for message in final)
+    total = 0
+    for message in final:
+        content = message["content"]
+        if isinstance(content, str):
+            total += counter(content)
+        else:
+            total += sum(counter(part["text"]) for part in content if part.get("type") == "text")
+    return total
 
 
 class Model(ABC):
@@ -100,6 +108,10 @@ class Model(ABC):
     def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:
         """The final input for ``prompt``; ``mode`` is ``'gen'`` (cut at the model's turn) or ``'ppl'``."""
 
+    def render_with_media(self, prompt: str | PromptList, mode: str = "gen") -> tuple[FinalInput, list[dict[str, Any]]]:
+        """The final input and the media that travel beside it (only completion models have any)."""
+        return self.render(prompt, mode), []
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(abbr={self.abbr!r})"
 
@@ -117,6 +129,10 @@ class CompletionModel(Model):
 
     kind = "completion"
 
+    def __init__(self, *args: Any, mm_placeholders: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.mm_placeholders = _check_placeholders(mm_placeholders)
+
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         meta = super()._meta_template(cfg)
         if meta is not None and not isinstance(meta.begin, str):
@@ -128,12 +144,26 @@ class CompletionModel(Model):
         return meta
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
-        _check_mode(mode)
         if type(prompt) is str:
+            _check_mode(mode)
             return prompt  # a plain string passes through untouched, meta template or not
+        text, media = self.render_with_media(prompt, mode)
+        if media:
+            raise MetaTemplateError(
+                f"the prompt carries {len(media)} media part(s), which a completion string holds only as placeholders; "
+                "call render_with_media() to get the media list with the string"
+            )
+        return text
+
+    def render_with_media(self, prompt: str | PromptList, mode: str = "gen") -> tuple[str, list[dict[str, Any]]]:
+        """The completion string (media as ``mm_placeholders``) and the media parts, in order."""
+        _check_mode(mode)
+        media: list[dict[str, Any]] = []
+        if type(prompt) is str:
+            return prompt, media
         if self._roles is None:
-            return join_without_meta(prompt)
-        return render_completion(prompt, self._roles, mode)
+            return join_without_meta(prompt, self.mm_placeholders, media), media
+        return render_completion(prompt, self._roles, mode, self.mm_placeholders, media), media
 
 
 class ChatModel(Model):
@@ -186,7 +216,7 @@ class ChatModel(Model):
         if isinstance(prompt, str):
             return [{"role": "user", "content": prompt}]
         if self._roles is None:
-            return [{"role": "user", "content": join_without_meta(prompt)}]
+            return [{"role": "user", "content": content_without_meta(prompt)}]
         messages = [
             {"role": self._role_name(m.role), "content": m.content} for m in render_api_messages(prompt, self._roles, mode)
         ]
@@ -202,6 +232,23 @@ class ChatModel(Model):
         if self.passes_unknown_roles:
             return api_role
         raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT or SYSTEM", key=api_role)
+
+
+def _check_placeholders(placeholders: Any) -> Mapping[str, str] | None:
+    if placeholders is None:
+        return None
+    media = MODALITIES[1:]
+    if not isinstance(placeholders, Mapping):
+        raise ConfigError(f"mm_placeholders must be a dict such as dict(image='<image>') (got {placeholders!r})", key="mm_placeholders")
+    for modality, text in placeholders.items():
+        if modality not in media:
+            raise ConfigError(
+                f"mm_placeholders has the key {modality!r}; its keys are modalities: {', '.join(media)}{did_you_mean(str(modality), media)}",
+                key="mm_placeholders",
+            )
+        if not isinstance(text, str):
+            raise ConfigError(f"mm_placeholders[{modality!r}] must be a str (got {text!r})", key="mm_placeholders")
+    return dict(placeholders)
 
 
 def _check_begin_message(begin: Any) -> None:

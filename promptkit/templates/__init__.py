@@ -1,5 +1,7 @@
 """Stage 2: a row (plus its rendered shots) becomes a prompt: ``str`` or :class:`~promptkit.PromptList`."""
 
+from promptkit.templates.mm_template import MMPromptTemplate
+from promptkit.templates.multiturn_template import MultiTurnPromptTemplate
 from promptkit.templates.prompt_template import PromptTemplate
 
-__all__ = ["PromptTemplate"]
+__all__ = ["MMPromptTemplate", "MultiTurnPromptTemplate", "PromptTemplate"]

@@ -17,8 +17,8 @@ a row is a single pass over prepared pieces.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Protocol
 
 from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
@@ -50,6 +50,11 @@ class _Text:
     def has_ice(self) -> bool:
         return len(self.pieces) > 1
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The placeholder names, in order of first use."""
+        return tuple(dict.fromkeys(name for piece in self.pieces for name in piece.names))
+
     def render(self, values: Mapping[str, Any], ice: str) -> str:
         if len(self.pieces) == 1:
             return self.pieces[0].render(values)
@@ -68,6 +73,14 @@ class _Role:
         self.begin: str | None = spec.get("begin")
         self.end: str | None = spec.get("end")
 
+    @property
+    def has_ice(self) -> bool:
+        return self.prompt is not None and self.prompt.has_ice
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.prompt.names if self.prompt is not None else ()
+
     def render(self, values: Mapping[str, Any], ice: str, use_whole: bool = False) -> RoleItem:
         if self.prompt is None:
             text = None
@@ -76,6 +89,27 @@ class _Role:
         else:
             text = self.prompt.render(values, ice)
         return RoleItem(self.role, text, self.fallback_role, self.begin, self.end)
+
+
+class RoleSpec(Protocol):
+    """A compiled role item of a chat template: renders to a :class:`RoleItem`."""
+
+    role: str
+    fallback_role: str | None
+    begin: str | None
+    end: str | None
+
+    def render(self, values: Mapping[str, Any], ice: str, use_whole: bool = False) -> RoleItem: ...
+
+    @property
+    def has_ice(self) -> bool: ...
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The placeholder names the item fills."""
+
+
+RoleFactory = Callable[[Mapping[str, Any], str | None, str | None, str], RoleSpec]
 
 
 class _StringBody:
@@ -104,7 +138,9 @@ class _ChatBody:
 
     kind = "chat"
 
-    def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
+    def __init__(
+        self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str, make_role: RoleFactory = _Role
+    ) -> None:
         if "round" not in spec:
             raise TemplateError(
                 f"{where}: a chat template needs a 'round' list of role items, e.g. "
@@ -114,64 +150,64 @@ class _ChatBody:
             raise TemplateError(f"{where}: 'round' must be a list of role items (got {type(spec['round']).__name__})")
         if not spec["round"]:
             raise TemplateError(f"{where}: 'round' is empty; give the turn of the item under test, e.g. [dict(role='HUMAN', prompt='{{question}}')]")
-        self.sections: list[tuple[str, tuple[_Text | _Role, ...]]] = []
+        self.sections: list[tuple[str, tuple[_Text | RoleSpec, ...]]] = []
         for name in _CHAT_KEYS:
             if name not in spec:
                 continue
             raw = spec[name]
             items = raw if isinstance(raw, (list, tuple)) else [raw]
-            compiled: list[_Text | _Role] = []
+            compiled: list[_Text | RoleSpec] = []
             for i, item in enumerate(items):
                 item_where = f"{where}: {name}[{i}]"
                 if isinstance(item, str):
                     compiled.append(_Text(item, ice_token, sep_token))
                 elif isinstance(item, Mapping):
-                    compiled.append(_Role(item, ice_token, sep_token, item_where))
+                    compiled.append(make_role(item, ice_token, sep_token, item_where))
                 else:
                     raise TemplateError(f"{item_where}: an item must be a str or a role dict (got {type(item).__name__})")
             self.sections.append((name, tuple(compiled)))
         self.round = dict(self.sections)["round"]
-        self.has_ice_slot = any(
-            (isinstance(it, _Text) and it.has_ice) or (isinstance(it, _Role) and it.prompt is not None and it.prompt.has_ice)
-            for _, items in self.sections
-            for it in items
-        )
+        self.has_ice_slot = any(it.has_ice for _, items in self.sections for it in items)
 
     def render_shot(self, values: Mapping[str, Any]) -> PromptList:
         """Only the round, wrapped in ``ice`` markers; the ice token is removed."""
         out: list[Item] = [_MARKERS["ice", "begin"]]
         for item in self.round:
-            if isinstance(item, _Role):
-                out.append(item.render(values, "", use_whole=True))
-            else:
+            if isinstance(item, _Text):
                 out.append(item.whole.render(values))
+            else:
+                out.append(item.render(values, "", use_whole=True))
         out.append(_MARKERS["ice", "end"])
         return PromptList._of(tuple(out))
 
     def render(self, values: Mapping[str, Any], ice: Prompt) -> PromptList:
         out: list[Item] = []
-        ice_items = ice.items if isinstance(ice, PromptList) else None
         for name, items in self.sections:
-            out.append(_MARKERS[name, "begin"])
-            for item in items:
-                if isinstance(item, _Role):
-                    if ice_items is not None and item.prompt is not None and item.prompt.has_ice:
-                        raise TemplateError(
-                            f"the ice token sits inside the prompt of the {name} section's {item.role} item, but the "
-                            "shots are a PromptList (chat ice_template), which cannot go inside one prompt; put the "
-                            "token in its own item, e.g. begin=['</E>'], or make ice_template a string"
-                        )
-                    out.append(item.render(values, ice if isinstance(ice, str) else ""))
-                elif ice_items is None:
-                    out.append(item.render(values, ice))  # type: ignore[arg-type]
-                else:
-                    for i, piece in enumerate(item.pieces):
-                        if i:
-                            out.extend(ice_items)
-                        if piece.source:
-                            out.append(piece.render(values))
-            out.append(_MARKERS[name, "end"])
+            self.render_section(name, items, values, ice, out)
         return PromptList._of(tuple(out))
+
+    def render_section(self, name: str, items: tuple[_Text | RoleSpec, ...], values: Mapping[str, Any], ice: Prompt, out: list[Item]) -> None:
+        """Append section ``name`` (its markers, ``items`` and the shots at the ice token) to ``out``."""
+        ice_items = ice.items if isinstance(ice, PromptList) else None
+        out.append(_MARKERS[name, "begin"])
+        for item in items:
+            if not isinstance(item, _Text):
+                if ice_items is not None and item.has_ice:
+                    raise TemplateError(
+                        f"the ice token sits inside the prompt of the {name} section's {item.role} item, but the "
+                        "shots are a PromptList (chat ice_template), which cannot go inside one prompt; put the "
+                        "token in its own item, e.g. begin=['</E>'], or make ice_template a string"
+                    )
+                out.append(item.render(values, ice if isinstance(ice, str) else ""))
+            elif ice_items is None:
+                out.append(item.render(values, ice))  # type: ignore[arg-type]
+            else:
+                for i, piece in enumerate(item.pieces):
+                    if i:
+                        out.extend(ice_items)
+                    if piece.source:
+                        out.append(piece.render(values))
+        out.append(_MARKERS[name, "end"])
 
 
 Body = _StringBody | _ChatBody
@@ -195,6 +231,9 @@ class PromptTemplate:
     context/answer boundary of likelihood templates and is removed from what
     is rendered.
     """
+
+    #: Whether rendered prompts may carry media parts (the pipeline then applies the dataset's media policy).
+    is_multimodal = False
 
     def __init__(self, template: str | Mapping[Hashable, Any], ice_token: str | None = None, sep_token: str | None = None) -> None:
         for name, value in (("ice_token", ice_token), ("sep_token", sep_token)):
@@ -242,7 +281,12 @@ class PromptTemplate:
             if self.ice_token and self.ice_token not in value:
                 raise TemplateError(f"{where}: ice_token {self.ice_token!r} does not occur in {value!r}; put it where the shots go")
             return _StringBody(value, self.ice_token, self.sep_token)
-        return _ChatBody(value, self.ice_token, self.sep_token, where)
+        return _ChatBody(value, self.ice_token, self.sep_token, where, self._make_role)
+
+    @staticmethod
+    def _make_role(spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> RoleSpec:
+        """Compile one role item of a chat template (subclasses add item kinds)."""
+        return _Role(spec, ice_token, sep_token, where)
 
     # -- rendering ----------------------------------------------------------
     def body_for(self, label: Hashable | None) -> Body:

@@ -25,23 +25,27 @@ PromptList([
   </round>
 ])
 
-Media parts (``image_url``, ``audio_url``, …) are not text: rendering them
-needs a multimodal template, and this template refuses them rather than drop
-them silently.
+A message with image, audio or video parts becomes a multimodal turn: its
+parts, in order (a chat model sends them as content parts; a completion model
+writes its ``mm_placeholders`` and lists the media).  A ``file_url`` part has no
+modality a model template knows, so it is refused rather than dropped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from promptkit.errors import TemplateError
+from promptkit.parts import MODALITIES, Part, media_key
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 from promptkit.templates.prompt_template import Prompt, PromptTemplate
 
 __all__ = ["MessagesTemplate"]
 
 _ROLES = {"system": "SYSTEM", "user": "HUMAN", "assistant": "BOT"}
+_PART_TYPES = ("text", *(media_key(modality) for modality in MODALITIES[1:]))
 _BEGIN = (Marker("begin", "begin"), Marker("begin", "end"))
 _ROUND = (Marker("round", "begin"), Marker("round", "end"))
 _ICE = (Marker("ice", "begin"), Marker("ice", "end"))
@@ -69,6 +73,8 @@ class MessagesTemplate(PromptTemplate):
         self.labels = None
         self.kind = "chat"
         self.has_ice_slot = True
+        # Any row may hold media parts: completion models then list the media beside the string (``media`` in records).
+        self.is_multimodal = True
 
     def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> PromptList:
         """A shot: its messages as turns, then its answer as the ``BOT`` turn, in an ``ice`` section."""
@@ -101,8 +107,7 @@ class MessagesTemplate(PromptTemplate):
             last_user = max((i for i, item in enumerate(items) if item.role == "HUMAN"), default=None)
             if last_user is None:
                 raise TemplateError("the row has choices to list but no user message to list them in", key=self.column)
-            text = items[last_user].prompt
-            items[last_user] = RoleItem("HUMAN", f"{text}\n{row['choices']}" if text else str(row["choices"]))
+            items[last_user] = _with_choices(items[last_user], str(row["choices"]))
         lead = 0
         while lead < len(items) and items[lead].role == "SYSTEM":
             lead += 1
@@ -110,6 +115,13 @@ class MessagesTemplate(PromptTemplate):
 
     def __repr__(self) -> str:
         return f"MessagesTemplate(column={self.column!r}, answer_column={self.answer_column!r}, list_options={self.list_options!r})"
+
+
+def _with_choices(item: RoleItem, choices: str) -> RoleItem:
+    """The user turn with the choices listed after its text (after its last part, for a multimodal turn)."""
+    if item.parts is not None:
+        return replace(item, parts=(*item.parts, Part.text(f"\n{choices}")))
+    return replace(item, prompt=f"{item.prompt}\n{choices}" if item.prompt else choices)
 
 
 def _turn(message: Any, index: int, column: str) -> RoleItem:
@@ -128,13 +140,16 @@ def _turn(message: Any, index: int, column: str) -> RoleItem:
     content = message["content"]
     if isinstance(content, str):
         return RoleItem(role, content, fallback)
-    texts = []
+    if all(part.get("type") == "text" for part in content):
+        return RoleItem(role, "\n".join(part["text"] for part in content), fallback)
+    parts = []
     for part in content:
-        if part.get("type") != "text":
+        kind = part.get("type")
+        if kind not in _PART_TYPES:
             raise TemplateError(
-                f"{where} has a {part.get('type')!r} part; MessagesTemplate renders text only. Media parts need a "
-                "multimodal template (the row's images/audios/videos/files columns hold their URLs)",
+                f"{where} has a {kind!r} part; a prompt carries text, image_url, audio_url and video_url parts "
+                "(a file has no modality in the models' meta templates: extract its text into the message)",
                 key=where,
             )
-        texts.append(part["text"])
-    return RoleItem(role, "\n".join(texts), fallback)
+        parts.append(Part.from_dict(part))
+    return RoleItem(role, None, fallback, parts=tuple(parts))

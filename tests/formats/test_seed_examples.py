@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import TemplateError, validate_file
+from promptkit import PromptkitError, TemplateError, validate_file
 
 MODELS = Path(__file__).parents[2] / "configs" / "models"
 LLAMA3, GPT4O = MODELS / "llama3_8b_instruct.py", MODELS / "gpt_4o_api.py"
@@ -116,13 +116,25 @@ def test_seed_000_agent_sample_carries_tools_for_chat_models_only(render_records
 
 
 @pytest.mark.parametrize("entry", MEDIA_000, ids=lambda e: e["example"]["id"])
-def test_seed_000_media_samples_load_with_urls_but_need_a_multimodal_template(entry, render_records):
-    """Media samples load (URLs in the media columns); MessagesTemplate refuses the media part instead of dropping it."""
-    renderer = render_records("StandardSampleDataset", [entry["example"]], GPT4O)
+def test_seed_000_media_samples_render_their_parts_for_chat_models(entry, render_records):
+    """Image, audio and video samples reach a chat model as their content parts, in order; a file part is refused, not dropped."""
+    sample = entry["example"]
+    renderer = render_records("StandardSampleDataset", [sample], GPT4O)
     row = renderer.test_rows[0]
-    urls = [p[p["type"]]["url"] for m in entry["example"]["messages"] for p in m["content"] if p["type"] in MEDIA]
+    urls = [p[p["type"]]["url"] for m in sample["messages"] for p in m["content"] if p["type"] in MEDIA]
     assert row["images"] + row["audios"] + row["videos"] + row["files"] == urls
-    with pytest.raises(TemplateError, match=r"has a '(image|audio|video|file)_url' part; MessagesTemplate renders text only"):
+    if row["files"]:
+        with pytest.raises(TemplateError, match=r"messages\[0\] has a 'file_url' part; a prompt carries text, image_url, audio_url and video_url parts"):
+            renderer.render(0)
+        return
+    messages = renderer.render(0)[0].prompt
+    assert messages[0] == {"role": "user", "content": sample["messages"][0]["content"]}
+
+
+def test_seed_000_image_sample_needs_a_placeholder_in_a_completion_model(render_records):
+    """A text-only completion model (Llama-3) cannot carry the image of 1.6.4: the error says what to configure."""
+    renderer = render_records("StandardSampleDataset", [MEDIA_000[0]["example"]], LLAMA3)
+    with pytest.raises(PromptkitError, match=r"the prompt has an image part but this completion model has no placeholder for image"):
         renderer.render(0)
 
 
@@ -229,9 +241,10 @@ def test_seed_003_choice_example_with_a_response_lists_its_choices(render_record
     ]
 
 
-def test_seed_003_vision_example_loads_its_file_but_needs_a_multimodal_template(render_records):
-    """4.4 loads with its image path in the images column; rendering it needs a multimodal template."""
+def test_seed_003_vision_example_sends_its_image_before_the_query(render_records):
+    """4.4: the file is an image part of the user message, before the query text; the path is in the images column."""
     renderer = render_records("XpertFormatDataset", [XPERT_EXAMPLES["4.4"]], GPT4O)
     assert renderer.test_rows[0]["images"] == ["images/cat.jpg"]
-    with pytest.raises(TemplateError, match="has a 'image_url' part"):
-        renderer.render(0)
+    assert renderer.render(0)[0].prompt == [
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "images/cat.jpg"}}, {"type": "text", "text": "描述这张图片中的内容"}]}
+    ]

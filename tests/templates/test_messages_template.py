@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from promptkit import MessagesTemplate, PromptList, TemplateError
+from promptkit import MessagesTemplate, PromptList, RoleItem, TemplateError
 
 
 def test_string_and_part_contents_render_as_text():
@@ -30,14 +30,23 @@ def test_shots_go_after_leading_system_messages():
     ]))
 
 
-def test_media_part_is_refused_not_dropped():
-    """An image part is an error naming the message, instead of vanishing from the prompt."""
-    row = {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}]}]}
+def test_media_parts_make_a_multimodal_turn_with_choices_last():
+    """Image parts stay parts, in order; the choices follow as a text part."""
+    row = {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}]}],
+           "choices": "A. cat\nB. dog"}
+    turn = [item for item in MessagesTemplate().render(row) if isinstance(item, RoleItem)][0]
+    assert turn.prompt is None and [part.dump() for part in turn.parts] == [
+        {"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}, {"type": "text", "text": "\nA. cat\nB. dog"}]
+
+
+def test_file_part_is_refused_not_dropped():
+    """A file part is an error naming the message, instead of vanishing from the prompt."""
+    row = {"messages": [{"role": "user", "content": [{"type": "file_url", "file_url": {"url": "a.pdf"}}, {"type": "text", "text": "sum?"}]}]}
     with pytest.raises(TemplateError) as caught:
         MessagesTemplate().render(row)
     assert str(caught.value) == (
-        "key 'messages[0]': messages[0] has a 'image_url' part; MessagesTemplate renders text only. Media parts need a multimodal "
-        "template (the row's images/audios/videos/files columns hold their URLs)"
+        "key 'messages[0]': messages[0] has a 'file_url' part; a prompt carries text, image_url, audio_url and video_url parts "
+        "(a file has no modality in the models' meta templates: extract its text into the message)"
     )
 
 

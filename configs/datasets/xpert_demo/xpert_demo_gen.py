@@ -1,7 +1,7 @@
 # XpertFormat (seed 003) with the format's defaults: `history` as earlier
 # turns, the query as the last user turn with its `choices` listed after it.
-# Rows 10-12 reference image/audio/video `files`: they load (paths in the
-# images/audios/videos columns) but need a multimodal template to render.
+# Rows 10-12 reference image/audio/video `files`: media parts before the
+# query text (the files are not bundled: paths are kept as written).
 # data/xpert_bad.jsonl breaks each validation rule once.
 from promptkit import XpertFormatDataset
 

@@ -15,15 +15,13 @@ Embedded few-shot examples become rows of their own split, ``few_shot``
 
 from __future__ import annotations
 
-import gc
 import logging
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -36,6 +34,7 @@ __all__ = ["FEW_SHOT_SPLIT", "FormatDataset", "RecordFormat", "blank_last_user_t
 logger = logging.getLogger(__name__)
 
 Row = dict[str, Any]
+T = TypeVar("T")
 
 #: The split holding every row's embedded few-shot examples.
 FEW_SHOT_SPLIT = "few_shot"
@@ -51,39 +50,27 @@ class RecordFormat:
     to_row: Callable[[Any], tuple[Row, Sequence[BaseModel]]]
     #: A validated few-shot example → its row in the ``few_shot`` split.
     shot_to_row: Callable[[Any], Row] | None = None
-    #: Rules across the records of one file (e.g. unique ids): (line, record) pairs → violations.
+    #: What a record contributes to rules across the file (e.g. its ``task_id``), and those rules over (line, value) pairs.
+    file_key: Callable[[Any], Any] | None = None
     file_rules: Callable[[str, Sequence[tuple[int, Any]]], list[Violation]] | None = None
     #: Tidies pydantic's error paths for the format (e.g. drops tagged-union tags).
     clean_loc: Callable[[list[str | int]], list[str | int]] | None = None
 
 
-@contextmanager
-def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic garbage collector while records pile up.
+def check_file(
+    path: Path, fmt: RecordFormat, display: str | None = None, convert: Callable[[Any], T] | None = None
+) -> tuple[ValidationReport, list[tuple[int, T]]]:
+    """Validate every record of a JSON Lines file: the report, and what ``convert`` made of each good record, by line.
 
-    A loaded file is many small container objects and no reference cycles;
-    with the collector on, each generation-2 pass rescans all of them, which
-    makes loading 100,000 records about 4x slower (benchmarks/bench_formats.py).
+    The validated model of a record is dropped as soon as ``convert`` has
+    turned it into what the caller keeps (without ``convert``, nothing is
+    kept): a large file never holds millions of model objects, which the
+    cyclic garbage collector would rescan again and again.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def check_file(path: Path, fmt: RecordFormat, display: str | None = None) -> tuple[ValidationReport, list[tuple[int, Any]]]:
-    """Validate every record of a JSON Lines file: the report, and the good records with their line numbers."""
-    with bulk_allocation():
-        return _check_file(path, fmt, display)
-
-
-def _check_file(path: Path, fmt: RecordFormat, display: str | None) -> tuple[ValidationReport, list[tuple[int, Any]]]:
     name = display or str(path)
     report = ValidationReport(name)
-    records: list[tuple[int, Any]] = []
+    kept: list[tuple[int, T]] = []
+    keys: list[tuple[int, Any]] = []
     validate = fmt.adapter.validate_json
     with path.open(encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
@@ -91,18 +78,24 @@ def _check_file(path: Path, fmt: RecordFormat, display: str | None) -> tuple[Val
                 continue
             report.total += 1
             try:
-                records.append((number, validate(line.rstrip("\r\n"))))
+                record = validate(line.rstrip("\r\n"))
             except ValidationError as error:
                 report.violations.extend(_json_or_schema(error, name, number, line, fmt.clean_loc))
+                continue
+            report.good_lines.append(number)
+            if fmt.file_key is not None:
+                keys.append((number, fmt.file_key(record)))
+            if convert is not None:
+                kept.append((number, convert(record)))
     if fmt.file_rules is not None:
-        spanning = fmt.file_rules(name, records)
+        spanning = fmt.file_rules(name, keys)
         if spanning:
             report.violations.extend(spanning)
             bad = {v.line for v in spanning}
-            records = [(n, r) for n, r in records if n not in bad]
+            kept = [(n, value) for n, value in kept if n not in bad]
+            report.good_lines = [n for n in report.good_lines if n not in bad]
     report.violations.sort(key=lambda v: v.line)
-    report.good_lines = [n for n, _ in records]
-    return report, records
+    return report, kept
 
 
 def _json_or_schema(
@@ -170,25 +163,20 @@ class FormatDataset(ABC):
         """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none."""
 
     def load(self, base_dir: Path | None = None) -> Splits:
-        with bulk_allocation():
-            return self._load(base_dir)
-
-    def _load(self, base_dir: Path | None) -> Splits:
+        # Identical few-shot examples (common: one set for a whole file) become one row of the few_shot split.
+        shot_rows: dict[str, Row] = {}
         pool: list[Row] = []
         shot_ids: dict[str, int] = {}
         files = self.path.items() if isinstance(self.path, Mapping) else [("test", self.path)]
         by_name: dict[str, list[Row]] = {}
         for split, file in files:
             rows = []
-            for record in self._good_records(_resolve(file, base_dir)):
-                row, shots = self.format.to_row(record)
+            for row, keys in self._good_rows(_resolve(file, base_dir), shot_rows):
                 ids = []
-                for shot in shots:
-                    key = shot.model_dump_json()  # identical examples (common: one set for a whole file) become one row
+                for key in keys:
                     if key not in shot_ids:
                         shot_ids[key] = len(pool)
-                        assert self.format.shot_to_row is not None
-                        pool.append(self.format.shot_to_row(shot))
+                        pool.append(shot_rows[key])
                     ids.append(shot_ids[key])
                 row["few_shot_ids"] = ids
                 rows.append(row)
@@ -198,11 +186,25 @@ class FormatDataset(ABC):
         by_name[FEW_SHOT_SPLIT] = pool
         return Splits(by_name)
 
-    def _good_records(self, path: Path) -> list[Any]:
+    def _good_rows(self, path: Path, shot_rows: dict[str, Row]) -> list[tuple[Row, list[str]]]:
+        """Each good record's row and the keys of its few-shot examples (whose rows go into ``shot_rows``)."""
         shown = str(path)
         if path.suffix.lower() != ".jsonl":
             raise DatasetError(f"a {self.format.name} dataset is a JSON Lines file (.jsonl), one record per line", file=shown)
-        report, records = check_file(path, self.format, shown)
+        shot_to_row = self.format.shot_to_row
+
+        def convert(record: Any) -> tuple[Row, list[str]]:
+            row, shots = self.format.to_row(record)
+            keys = []
+            for shot in shots:
+                key = shot.model_dump_json()
+                if key not in shot_rows:
+                    assert shot_to_row is not None
+                    shot_rows[key] = shot_to_row(shot)
+                keys.append(key)
+            return row, keys
+
+        report, records = check_file(path, self.format, shown, convert)
         self.reports[shown] = report
         if not report.ok:
             if not self.allow_bad:
@@ -210,7 +212,7 @@ class FormatDataset(ABC):
                     f"{report.describe()}\nfix these records, or set allow_bad=True in the dataset config to skip them", file=shown
                 )
             logger.warning("skipping bad records (allow_bad=True):\n%s", report.describe(limit=len(report.violations)))
-        return [record for _, record in records]
+        return [converted for _, converted in records]
 
     def calib_row(self, row: Mapping[str, Any]) -> Row | None:
         """The row to render as its calibration (unconditioned) prompt, or ``None`` for no ``calib`` record.

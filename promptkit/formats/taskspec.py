@@ -118,18 +118,18 @@ def _shot_row(example: TaskExample) -> Row:
     return {"question": example.prompt, "prompt": example.prompt, "answer": example.completion, "completion": example.completion}
 
 
-def _unique_task_ids(file: str, records: Sequence[tuple[int, Any]]) -> list[Violation]:
+def _unique_task_ids(file: str, task_ids: Sequence[tuple[int, str]]) -> list[Violation]:
     first_seen: dict[str, int] = {}
     out = []
-    for line, task in records:
-        if task.task_id in first_seen:
-            out.append(Violation(file, line, "task_id", f"must be unique in the file (line {first_seen[task.task_id]} has it)", show(task.task_id)))
+    for line, task_id in task_ids:
+        if task_id in first_seen:
+            out.append(Violation(file, line, "task_id", f"must be unique in the file (line {first_seen[task_id]} has it)", show(task_id)))
         else:
-            first_seen[task.task_id] = line
+            first_seen[task_id] = line
     return out
 
 
-TASKSPEC = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, _unique_task_ids)
+TASKSPEC = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, file_key=lambda task: task.task_id, file_rules=_unique_task_ids)
 
 
 class TaskSpecDataset(FormatDataset):

@@ -138,6 +138,26 @@ def test_seed_000_image_sample_needs_a_placeholder_in_a_completion_model(render_
         renderer.render(0)
 
 
+@pytest.mark.parametrize("entry", [e for e in MEDIA_000 if e["example"]["task_type"] != "doc-qa"], ids=lambda e: e["example"]["id"])
+def test_seed_000_media_samples_render_for_llama3_with_placeholders(entry, tmp_path, write_jsonl):
+    """With mm_placeholders on the Llama-3 meta template, a media sample becomes placeholders in the string plus its media list."""
+    from mmengine.config import Config
+
+    from promptkit import Renderer, build_dataset, build_model
+
+    meta = Config.fromfile(str(LLAMA3)).models[0]["meta_template"]
+    model = build_model(dict(type="CompletionModel", meta_template=meta, mm_placeholders=dict(image="<image>", audio="<audio>", video="<video>")))
+    sample = entry["example"]
+    dataset = build_dataset(dict(abbr="m", type="StandardSampleDataset", path=str(write_jsonl([sample]))))
+    record = Renderer(dataset, model).render(0)[0].to_record()
+    parts = sample["messages"][0]["content"]
+    media = [p for p in parts if p["type"] != "text"]
+    assert record["media"] == media
+    placeholder = {"image_url": "<image>", "audio_url": "<audio>", "video_url": "<video>"}
+    body = "".join(placeholder.get(p["type"], p.get("text", "")) for p in parts)
+    assert record["prompt"].startswith(f"<|begin_of_text|>{LLAMA_USER}{body}")
+
+
 def test_seed_000_raw_assets_never_reach_a_row(render_records):
     """1.3.9: raw_assets is validated but no row column holds it, so no template can print it."""
     record = {**TEXT_000[0]["example"], **FRAGMENTS_000[0]["example"]}

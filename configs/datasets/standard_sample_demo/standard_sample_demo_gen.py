@@ -7,9 +7,8 @@
 # the last user message, and records with `unconditioned_input` also render a
 # `calib` prompt. Chat models carry `tools`/`tool_choice` into the render
 # record. Rows 9-11 hold image/audio/video parts (content parts for chat
-# models, `mm_placeholders` plus a media list for completion models); row 12
-# holds a file part, which no model template can carry: rendering it is an
-# error naming the message (the files are not bundled: paths are kept as written).
+# models, `mm_placeholders` plus a media list for completion models that have
+# them; the files are not bundled: paths are kept as written).
 # data/samples_bad.jsonl breaks each validation rule once (`promptkit validate`).
 from promptkit import StandardSampleDataset
 

@@ -100,43 +100,48 @@ def field_path(loc: Sequence[str | int]) -> str:
 def violations_from(
     error: ValidationError, file: str, line: int, clean_loc: Callable[[list[str | int]], list[str | int]] | None = None
 ) -> list[Violation]:
-    """Pydantic's errors for one record, as violations; rules promptkit words itself pass through verbatim."""
+    """Pydantic's errors for one record, as violations (one per field); rules promptkit words itself pass through verbatim."""
     out = []
     for detail in error.errors(include_url=False):
-        kind = detail["type"]
         loc = [part for part in detail["loc"] if not (isinstance(part, str) and part.startswith("function-"))]
-        if clean_loc is not None:
-            loc = clean_loc(loc)
-        if kind == "value_error":
-            rule = str(detail["ctx"]["error"])
-            named = _NAMED_RULE.match(rule)
-            if named:  # a rule across fields, raised by the object that holds them as "field: rule"
-                name, rule = named.groups()
-                value = detail["input"].get(name.split("[")[0].split(".")[0]) if isinstance(detail["input"], dict) else None
-                out.append(Violation(file, line, field_path([*loc, name]), rule, show(value)))
-                continue
-        elif kind in ("literal_error", "enum"):
-            rule = "must be one of " + detail["ctx"]["expected"].replace("'", "")
-        elif kind in ("union_tag_invalid", "union_tag_not_found"):
-            loc = loc + [detail["ctx"]["discriminator"].strip("'")]
-            if kind == "union_tag_not_found":
-                out.append(Violation(file, line, field_path(loc), "required field is missing"))
-                continue
-            tags = [tag.strip("' ") for tag in detail["ctx"]["expected_tags"].split(",")]
-            rule = f"must be one of {', '.join(tags[:-1])} or {tags[-1]}"
-            out.append(Violation(file, line, field_path(loc), rule, show(detail["ctx"]["tag"])))
-            continue
-        else:
-            rule = _RULES.get(kind, detail["msg"][0].lower() + detail["msg"][1:])
-            if kind == "extra_forbidden" and len(loc) == 1:
-                rule = "unknown top-level field"
-        # A union reports each alternative; the path names the alternative (e.g. 'str'), which readers need not see.
-        loc = [part for part in loc if not (isinstance(part, str) and (part in ("str", "list", "dict") or "[" in part))]
-        got = None if kind == "missing" else show(detail["input"])
-        if kind == "too_long":
-            rule, got = f"must hold at most {detail['ctx']['max_length']} items", f"{detail['ctx']['actual_length']}"
-        out.append(Violation(file, line, field_path(loc), rule, got))
+        field, rule, got = _explain(detail, clean_loc(loc) if clean_loc is not None else loc)
+        out.append(Violation(file, line, field, rule, got))
     return _dedupe(out)
+
+
+def _explain(detail: Any, loc: list[str | int]) -> tuple[str, str, str | None]:
+    """(field path, rule, offending value) for one pydantic error."""
+    kind = detail["type"]
+    ctx = detail.get("ctx", {})
+    if kind == "value_error":
+        rule = str(ctx["error"])
+        named = _NAMED_RULE.match(rule)
+        if named:  # a rule across fields, raised by the object that holds them as "field: rule"
+            name, rule = named.groups()
+            value = detail["input"].get(name.split("[")[0].split(".")[0]) if isinstance(detail["input"], dict) else None
+            return field_path([*loc, name]), rule, show(value)
+        return field_path(_without_union_branches(loc)), rule, show(detail["input"])
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        path = field_path([*loc, ctx["discriminator"].strip("'")])
+        if kind == "union_tag_not_found":
+            return path, "required field is missing", None
+        tags = [tag.strip("' ") for tag in ctx["expected_tags"].split(",")]
+        return path, f"must be one of {', '.join(tags[:-1])} or {tags[-1]}", show(ctx["tag"])
+    path = field_path(_without_union_branches(loc))
+    if kind in ("literal_error", "enum"):
+        return path, "must be one of " + ctx["expected"].replace("'", ""), show(detail["input"])
+    if kind == "too_long":
+        return path, f"must hold at most {ctx['max_length']} items", str(ctx["actual_length"])
+    if kind == "missing":
+        return path, _RULES[kind], None
+    if kind == "extra_forbidden" and len(loc) == 1:
+        return path, "unknown top-level field", show(detail["input"])
+    return path, _RULES.get(kind, detail["msg"][0].lower() + detail["msg"][1:]), show(detail["input"])
+
+
+def _without_union_branches(loc: list[str | int]) -> list[str | int]:
+    """A union reports each alternative under its name (``str``, ``list[...]``), which readers need not see."""
+    return [part for part in loc if not (isinstance(part, str) and (part in ("str", "list", "dict") or "[" in part))]
 
 
 def _dedupe(violations: list[Violation]) -> list[Violation]:

@@ -41,5 +41,4 @@ def run(args: argparse.Namespace) -> int:
 
 def file_dataset(path: str, format: str) -> DatasetSpec:
     """A data file of ``format`` as a dataset with the format's default templates."""
-    _, dataset_class = FORMATS[format]
-    return build_dataset(dict(abbr=Path(path).stem, type=dataset_class, path=str(Path(path).resolve())))
+    return build_dataset(dict(abbr=Path(path).stem, type=FORMATS[format], path=str(Path(path).resolve())))

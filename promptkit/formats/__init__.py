@@ -13,11 +13,9 @@ from pathlib import Path
 
 from promptkit.errors import ConfigError
 from promptkit.formats.adapter import AdapterDataset
-from promptkit.formats.base import FormatDataset, RecordFormat, check_file
+from promptkit.formats.base import FormatDataset, check_file, record_format
+from promptkit.formats.datasets import StandardSampleDataset, TaskSpecDataset, XpertFormatDataset
 from promptkit.formats.report import ValidationReport, Violation
-from promptkit.formats.standard import STANDARD, StandardSampleDataset
-from promptkit.formats.taskspec import TASKSPEC, TaskSpecDataset
-from promptkit.formats.xpert import XPERT, XpertFormatDataset
 
 __all__ = [
     "FORMATS",
@@ -31,12 +29,8 @@ __all__ = [
     "validate_file",
 ]
 
-#: ``--format`` name → (record format, dataset class).
-FORMATS: dict[str, tuple[RecordFormat, type[FormatDataset]]] = {
-    "standard": (STANDARD, StandardSampleDataset),
-    "taskspec": (TASKSPEC, TaskSpecDataset),
-    "xpert": (XPERT, XpertFormatDataset),
-}
+#: ``--format`` name → dataset class.
+FORMATS: dict[str, type[FormatDataset]] = {cls.format_name: cls for cls in (StandardSampleDataset, TaskSpecDataset, XpertFormatDataset)}
 
 
 def validate_file(path: str | Path, format: str) -> ValidationReport:
@@ -46,5 +40,5 @@ def validate_file(path: str | Path, format: str) -> ValidationReport:
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"data file {str(path)!r} not found", file=str(path))
-    report, _ = check_file(path, FORMATS[format][0], str(path))
+    report, _ = check_file(path, record_format(format), str(path))
     return report

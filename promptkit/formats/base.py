@@ -20,16 +20,27 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
-
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from promptkit.data.loaders import Splits, _resolve
 from promptkit.errors import ConfigError, DatasetError
 from promptkit.formats.report import ValidationReport, Violation, show, violations_from
 
-__all__ = ["FEW_SHOT_SPLIT", "FormatDataset", "RecordFormat", "blank_last_user_text", "check_file", "choice_columns"]
+if TYPE_CHECKING:
+    from pydantic import BaseModel, TypeAdapter, ValidationError
+
+__all__ = [
+    "FEW_SHOT_SPLIT",
+    "FormatDataset",
+    "RecordFormat",
+    "blank_last_user_text",
+    "check_file",
+    "choice_columns",
+    "last_user_text",
+    "record_format",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +56,7 @@ class RecordFormat:
     """One dataset format: its schema, its record → row mapping, and rules that span records."""
 
     name: str
-    adapter: TypeAdapter[Any]
+    adapter: TypeAdapter[Any]  # compiled once, when the format's module is imported
     #: A validated record → (row, its embedded few-shot examples, validated).
     to_row: Callable[[Any], tuple[Row, Sequence[BaseModel]]]
     #: A validated few-shot example → its row in the ``few_shot`` split.
@@ -55,6 +66,11 @@ class RecordFormat:
     file_rules: Callable[[str, Sequence[tuple[int, Any]]], list[Violation]] | None = None
     #: Tidies pydantic's error paths for the format (e.g. drops tagged-union tags).
     clean_loc: Callable[[list[str | int]], list[str | int]] | None = None
+
+
+def record_format(name: str) -> RecordFormat:
+    """The compiled format ``name``; its module (pydantic models) is imported on first use, not by ``import promptkit``."""
+    return import_module(f"promptkit.formats.{name}").FORMAT  # type: ignore[no-any-return]
 
 
 def check_file(
@@ -67,6 +83,8 @@ def check_file(
     kept): a large file never holds millions of model objects, which the
     cyclic garbage collector would rescan again and again.
     """
+    from pydantic import ValidationError
+
     name = display or str(path)
     report = ValidationReport(name)
     kept: list[tuple[int, T]] = []
@@ -118,6 +136,16 @@ def choice_columns(options: Sequence[tuple[str, str]]) -> dict[str, str]:
     }
 
 
+def message_text(message: Mapping[str, Any]) -> str:
+    """The text parts of a normalized message, joined by newlines."""
+    return "\n".join(part["text"] for part in message["content"] if part["type"] == "text")
+
+
+def last_user_text(messages: list[dict[str, Any]]) -> str:
+    """The text of the last user message (``''`` when there is none)."""
+    return next((message_text(m) for m in reversed(messages) if m["role"] == "user"), "")
+
+
 def blank_last_user_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages with the text parts of the last user message emptied (media parts kept)."""
     out = list(messages)
@@ -139,7 +167,8 @@ class FormatDataset(ABC):
     :meth:`calib_row`).
     """
 
-    format: ClassVar[RecordFormat]
+    #: The format's name: its module in ``promptkit.formats`` and its ``--format`` value.
+    format_name: ClassVar[str]
     #: Row columns a chat request carries next to its messages (``promptkit render`` records).
     request_columns: ClassVar[tuple[str, ...]] = ()
 
@@ -161,6 +190,10 @@ class FormatDataset(ABC):
     @abstractmethod
     def default_config(self) -> dict[str, Any]:
         """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none."""
+
+    @property
+    def format(self) -> RecordFormat:
+        return record_format(self.format_name)
 
     def load(self, base_dir: Path | None = None) -> Splits:
         # Identical few-shot examples (common: one set for a whole file) become one row of the few_shot split.

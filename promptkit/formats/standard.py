@@ -30,9 +30,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import FormatDataset, RecordFormat, Row, choice_columns
+from promptkit.formats.base import RecordFormat, Row, choice_columns, last_user_text
 
-__all__ = ["STANDARD", "Sample", "StandardSampleDataset"]
+__all__ = ["FORMAT", "Sample"]
 
 MEDIA_KINDS = {"image_url": "images", "audio_url": "audios", "video_url": "videos", "file_url": "files"}
 
@@ -259,10 +259,6 @@ def dump_message(message: Message) -> dict[str, Any]:
     return message.model_dump(exclude_none=True)
 
 
-def message_text(message: Mapping[str, Any]) -> str:
-    return "\n".join(part["text"] for part in message["content"] if part["type"] == "text")
-
-
 def option_rows(options: list[OptionItem] | None) -> dict[str, Any]:
     pairs = [(o.id, o.content) for o in options or ()]
     return {"options": [{"id": key, "content": text} for key, text in pairs], **choice_columns(pairs)}
@@ -276,10 +272,6 @@ def _media(messages: list[dict[str, Any]]) -> dict[str, list[str]]:
             if column is not None:
                 out[column].append(part[part["type"]]["url"])
     return out
-
-
-def last_user_text(messages: list[dict[str, Any]]) -> str:
-    return next((message_text(m) for m in reversed(messages) if m["role"] == "user"), "")
 
 
 def _shot_row(shot: FewShotItem) -> Row:
@@ -327,38 +319,5 @@ def _to_row(sample: Sample) -> tuple[Row, list[FewShotItem]]:
     return row, list(sample.few_shot_examples or ())
 
 
-STANDARD = RecordFormat("standard", TypeAdapter(Sample), _to_row, _shot_row, clean_loc=_without_part_tags)
-
-
-def messages_config() -> dict[str, Any]:
-    """The default config of the message formats: each row's messages, its own shots as earlier turns."""
-    return dict(
-        reader_cfg=dict(input_columns=["question"], output_column="answer", train_split="few_shot", test_split="test"),
-        infer_cfg=dict(
-            ice_template=dict(type="MessagesTemplate"),
-            prompt_template=dict(type="MessagesTemplate", ice_token="</E>"),
-            retriever=dict(type="EmbeddedShotsRetriever"),
-            inferencer=dict(type="GenInferencer"),
-        ),
-    )
-
-
-class StandardSampleDataset(FormatDataset):
-    """Standardized Sample JSONL files (seed 000); see the module docstring.
-
-    A row with ``unconditioned_input`` also renders a ``calib`` prompt: the
-    same prompt with the row's messages replaced by the unconditioned input.
-    Chat requests carry the row's ``tools`` and ``tool_choice``.
-    """
-
-    format = STANDARD
-    request_columns = ("tools", "tool_choice")
-
-    def default_config(self) -> dict[str, Any]:
-        return messages_config()
-
-    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
-        unconditioned = row.get("unconditioned_input")
-        if unconditioned is None:
-            return super().calib_row(row)
-        return {**row, "messages": unconditioned, "question": last_user_text(unconditioned)}
+#: The standardized Sample format, compiled once (imported on first use by ``StandardSampleDataset``).
+FORMAT = RecordFormat("standard", TypeAdapter(Sample), _to_row, _shot_row, clean_loc=_without_part_tags)

@@ -29,10 +29,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import FormatDataset, RecordFormat, Row
+from promptkit.formats.base import RecordFormat, Row
 from promptkit.formats.report import Violation, show
 
-__all__ = ["TASKSPEC", "TaskSpecDataset"]
+__all__ = ["FORMAT", "TaskSpec"]
 
 MAX_FEW_SHOT = 8
 _NO_WHITESPACE = re.compile(r"^\S+$")
@@ -129,25 +129,5 @@ def _unique_task_ids(file: str, task_ids: Sequence[tuple[int, str]]) -> list[Vio
     return out
 
 
-TASKSPEC = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, file_key=lambda task: task.task_id, file_rules=_unique_task_ids)
-
-
-class TaskSpecDataset(FormatDataset):
-    """Task-spec JSONL files (seed 001); see the module docstring for the rules and the default template."""
-
-    format = TASKSPEC
-
-    def default_config(self) -> dict[str, Any]:
-        return dict(
-            reader_cfg=dict(input_columns=["question"], output_column="answer", train_split="few_shot", test_split="test"),
-            infer_cfg=dict(
-                ice_template=dict(type="PromptTemplate", template="{question} {answer}\n\n"),
-                prompt_template=dict(
-                    type="PromptTemplate",
-                    template=dict(round=[dict(role="HUMAN", prompt="</E>{question}"), dict(role="BOT", prompt="{answer}")]),
-                    ice_token="</E>",
-                ),
-                retriever=dict(type="EmbeddedShotsRetriever", ice_separator="", ice_eos_token=""),
-                inferencer=dict(type="GenInferencer"),
-            ),
-        )
+#: The task-spec format, compiled once (imported on first use by ``TaskSpecDataset``).
+FORMAT = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, file_key=lambda task: task.task_id, file_rules=_unique_task_ids)

@@ -26,10 +26,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from promptkit.formats.base import FormatDataset, RecordFormat, Row, choice_columns
-from promptkit.formats.standard import messages_config
+from promptkit.formats.base import RecordFormat, Row, choice_columns
 
-__all__ = ["XPERT", "XpertFormatDataset", "XpertRecord"]
+__all__ = ["FORMAT", "XpertRecord"]
 
 _ROLES = {"human": "user", "assistant": "assistant"}
 _PART = {"image": ("image_url", "images"), "audio": ("audio_url", "audios"), "video": ("video_url", "videos")}
@@ -141,13 +140,5 @@ def _to_row(record: XpertRecord) -> tuple[Row, list[Any]]:
     return row, []
 
 
-XPERT = RecordFormat("xpert", TypeAdapter(XpertRecord), _to_row)
-
-
-class XpertFormatDataset(FormatDataset):
-    """XpertFormat JSONL files (seed 003); see the module docstring."""
-
-    format = XPERT
-
-    def default_config(self) -> dict[str, Any]:
-        return messages_config()
+#: XpertFormat, compiled once (imported on first use by ``XpertFormatDataset``).
+FORMAT = RecordFormat("xpert", TypeAdapter(XpertRecord), _to_row)

@@ -146,3 +146,12 @@ def test_tools_are_request_fields_of_chat_records_only(render_records):
     assert chat.to_record()["tool_choice"] == {"type": "function", "function": {"name": "f"}}
     bare = render_records("StandardSampleDataset", [record]).render(0)[0]
     assert "tools" not in bare.to_record() and bare.request is None
+
+
+def test_import_promptkit_does_not_compile_the_format_schemas():
+    """The formats' pydantic models are compiled on first use, not by `import promptkit` (runners import it for speed)."""
+    import subprocess
+    import sys
+
+    code = "import sys, promptkit; print('pydantic' in sys.modules, 'promptkit.formats.standard' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False False\n"

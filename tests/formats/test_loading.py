@@ -155,3 +155,23 @@ def test_import_promptkit_does_not_compile_the_format_schemas():
 
     code = "import sys, promptkit; print('pydantic' in sys.modules, 'promptkit.formats.standard' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False False\n"
+
+
+def test_mm_prompt_template_uses_the_media_columns(render_records):
+    """An MMPromptTemplate config renders an XpertFormat row's `images` column: one image part per path."""
+    record = {"id": "v", "query": "What is shown?", "response": "a cat", "files": [{"path": "images/cat.jpg", "type": "image"}]}
+    renderer = render_records(
+        "XpertFormatDataset",
+        [record],
+        GPT4O,
+        reader_cfg=dict(input_columns=["question", "images"], output_column="answer"),
+        infer_cfg=dict(
+            prompt_template=dict(type="MMPromptTemplate", template=dict(round=[dict(role="HUMAN", prompt_mm={
+                "text": {"type": "text", "text": "{question}"}, "image": {"type": "image_url", "image_url": {"url": "{images}"}}})])),
+            retriever=dict(type="ZeroRetriever"),
+            inferencer=dict(type="GenInferencer"),
+        ),
+    )
+    assert renderer.render(0)[0].prompt == [
+        {"role": "user", "content": [{"type": "text", "text": "What is shown?"}, {"type": "image_url", "image_url": {"url": "images/cat.jpg"}}]}
+    ]

@@ -20,7 +20,8 @@ parts), ``question`` (the text of the last user message), ``options``,
 label, else ``references[0]``), ``references``, ``label``, the media URLs
 ``images``/``audios``/``videos``/``files``, ``tools``, ``tool_choice``,
 ``unconditioned_input`` and the dict fields as they are.  ``raw_assets`` is
-validated but never put in a row: no template can turn it into prompt text.
+validated but never put in a row: no template can turn it into prompt text;
+nor are the run-time results ``predict_result`` and ``eval_result``.
 """
 
 from __future__ import annotations

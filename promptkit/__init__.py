@@ -9,14 +9,16 @@ The pipeline, one stage per package::
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
 * ``promptkit.formats`` — community dataset formats, validated record by record;
 * ``promptkit.retrievers`` — which rows become shots;
-* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``;
+* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
 * ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
 * ``promptkit.media`` — the dataset's media policy (keep, resolve or inline files, with Pillow);
-* ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``;
+* ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
+* ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
 * ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
   (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
+from promptkit.chat_templates import ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
 from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
@@ -41,12 +43,14 @@ from promptkit.formats import (
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
+from promptkit.meta_templates.chat_template_model import ChatTemplateModel
+from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.retrievers import FixKRetriever, Retriever, ZeroRetriever
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
-from promptkit.templates import MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 
 __version__ = "0.1.0"
@@ -54,6 +58,8 @@ __version__ = "0.1.0"
 __all__ = [
     "AdapterDataset",
     "ChatModel",
+    "ChatTemplate",
+    "ChatTemplateModel",
     "CompletionModel",
     "ConfigError",
     "Conversation",
@@ -62,6 +68,7 @@ __all__ = [
     "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
+    "JinjaPromptTemplate",
     "JsonlDataset",
     "MMPromptTemplate",
     "Marker",
@@ -85,6 +92,7 @@ __all__ = [
     "RetrieverError",
     "RoleItem",
     "RowsDataset",
+    "Span",
     "StandardSampleDataset",
     "TaskSpecDataset",
     "TemplateError",
@@ -94,6 +102,7 @@ __all__ = [
     "ZeroRetriever",
     "build_dataset",
     "build_model",
+    "find_spans",
     "load_datasets",
     "load_models",
     "load_replies",

@@ -17,7 +17,6 @@ of ``{"index": 0, "turn": 0, "reply": "..."}`` records (:func:`load_replies`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -107,6 +106,3 @@ def load_replies(path: str | Path) -> dict[int, list[str]]:
 def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
-
-def replies_for(replies: dict[int, list[str]] | None, index: int) -> Sequence[str]:
-    return replies.get(index, []) if replies is not None else []

@@ -4,6 +4,12 @@ A model config ports by changing ``from opencompass.models import X`` (or
 ``from ais_bench.benchmark.models import X``) to ``from promptkit.models import X``.
 """
 
+from promptkit.meta_templates.chat_template_model import (
+    ChatTemplateModel,
+    HuggingFacewithChatTemplate,
+    TurboMindModelwithChatTemplate,
+    VLLMwithChatTemplate,
+)
 from promptkit.meta_templates.models import (
     VLLM,
     ChatModel,
@@ -21,13 +27,17 @@ from promptkit.meta_templates.models import (
 __all__ = [
     "VLLM",
     "ChatModel",
+    "ChatTemplateModel",
     "CompletionModel",
     "HuggingFace",
     "HuggingFaceBaseModel",
     "HuggingFaceCausalLM",
+    "HuggingFacewithChatTemplate",
     "OpenAI",
     "OpenAISDK",
     "TurboMindModel",
+    "TurboMindModelwithChatTemplate",
     "VLLMCustomAPI",
     "VLLMCustomAPIChat",
+    "VLLMwithChatTemplate",
 ]

@@ -282,7 +282,10 @@ class Renderer:
         except PromptkitError as error:
             raise error.add_context(row=index if index >= 0 else None, **self._where) from None
         if self.infer_mode == "last":
-            return [self._render_turn(row, index, ice_idx, turns - 1, None)]
+            prompt = self._render_turn(row, index, ice_idx, turns - 1, None)
+            if not isinstance(self.inferencer, MultiTurnGenInferencer):
+                prompt.turn = None  # a plain GenInferencer's one prompt per row, as AISBench records it
+            return [prompt]
         if self.infer_mode == "every_with_gt":
             return [self._render_turn(row, index, ice_idx, turn, None) for turn in range(turns)]
         if self.replies is None:
@@ -294,13 +297,10 @@ class Renderer:
                 **self._where,
             )
         replies = list(self.replies.get(index, ()))
-        if len(replies) >= turns:
-            raise ConfigError(
-                f"row {index} has {turns} turns but {len(replies)} replies; the reply to the last turn is never part of a prompt",
-                key="replies",
-                **self._where,
-            )
-        return [self._render_turn(row, index, ice_idx, turn, replies) for turn in range(len(replies) + 1)]
+        if len(replies) > turns:
+            raise ConfigError(f"row {index} has {turns} turns but {len(replies)} replies", key="replies", **self._where)
+        # The reply to the last turn (a finished run's output has it) feeds no prompt.
+        return [self._render_turn(row, index, ice_idx, turn, replies) for turn in range(min(len(replies) + 1, turns))]
 
     def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
         try:

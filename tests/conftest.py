@@ -11,7 +11,7 @@ import pytest
 from promptkit import Renderer, build_dataset, build_model
 
 # Config files are data for the tests, not test modules.
-collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*"]
+collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "parity_ais/configs/*", "parity_ais/configs/*/*"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,3 +52,28 @@ def make_renderer(tmp_path: Path):
         return Renderer(build_dataset(cfg), build_model(model) if model is not None else None, replies=replies)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def hf_tokenizer(tmp_path_factory):
+    """``hf_tokenizer(folder)`` → transformers' own tokenizer for a local model folder (chat template + special tokens).
+
+    transformers loads a copy of the folder to which a one-word tokenizer.json is
+    added: with ``tokenize=False`` only the template and the special tokens matter.
+    """
+    transformers = pytest.importorskip("transformers")
+    tokenizers = pytest.importorskip("tokenizers")
+    import shutil
+
+    loaded: dict[Path, Any] = {}
+
+    def load(folder: Path) -> Any:
+        folder = Path(folder).resolve()
+        if folder not in loaded:
+            copy = tmp_path_factory.mktemp("hf") / folder.name
+            shutil.copytree(folder, copy)
+            tokenizers.Tokenizer(tokenizers.models.WordLevel({"<unk>": 0}, unk_token="<unk>")).save(str(copy / "tokenizer.json"))
+            loaded[folder] = transformers.PreTrainedTokenizerFast.from_pretrained(str(copy))
+        return loaded[folder]
+
+    return load

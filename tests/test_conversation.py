@@ -97,8 +97,10 @@ def test_conversation_misuse_is_explained():
 def test_every_mode_needs_replies_to_iterate():
     with pytest.raises(ConfigError, match=r"infer_mode='every' fills each turn's history with the model's own replies, and none were given"):
         list(renderer(EVERY, GPT4O))
-    with pytest.raises(ConfigError, match=r"row 0 has 2 turns but 2 replies; the reply to the last turn is never part of a prompt"):
-        renderer(EVERY, GPT4O, replies={0: ["a", "b"]}).render(0)
+    with pytest.raises(ConfigError, match=r"row 0 has 2 turns but 3 replies"):
+        renderer(EVERY, GPT4O, replies={0: ["a", "b", "c"]}).render(0)
+    # A finished run's replies include the last turn's, which feeds no prompt.
+    assert [p.turn for p in renderer(EVERY, GPT4O, replies={0: ["a", "b"]}).render(0)] == [0, 1]
 
 
 def test_replies_render_the_turns_they_reach():
@@ -187,5 +189,5 @@ def test_a_plain_gen_inferencer_renders_the_last_turn(make_renderer):
     """As in AISBench: GenInferencer + MultiTurnPromptTemplate is one prompt, the whole dialogue up to the last answer."""
     r = make_renderer([{"question": ["q1", "q2"], "answer": ["a1", "a2"]}], dict(prompt_template=MULTI, retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")))
     [prompt] = r.render(0)
-    assert prompt.turn == 1 and prompt.prompt == "q1\na1\nq2"
+    assert prompt.turn is None and prompt.prompt == "q1\na1\nq2"
     assert r.count_turns(0) == 1 and r.conversation(0).next_prompt().prompt == "q1\na1\nq2"

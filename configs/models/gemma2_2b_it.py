@@ -15,7 +15,7 @@ models = [
     dict(
         abbr='gemma-2-2b-it',
         type=CompletionModel,
-        path='google/gemma-2-2b-it',
+        path='configs/models/hf/gemma2_2b_it',  # the local model folder (its chat template), relative to the repository root
         meta_template=dict(
             begin='<bos>',
             round=[

@@ -14,7 +14,7 @@ models = [
     dict(
         abbr='llama-3-8b-instruct',
         type=CompletionModel,
-        path='meta-llama/Meta-Llama-3-8B-Instruct',
+        path='configs/models/hf/llama3_8b_instruct',  # the local model folder (its chat template), relative to the repository root
         meta_template=dict(
             begin='<|begin_of_text|>',
             round=[

@@ -17,7 +17,7 @@ models = [
     dict(
         abbr='mistral-7b-instruct-v0.3-hf',
         type='HuggingFaceCausalLM',
-        path='mistralai/Mistral-7B-Instruct-v0.3',
+        path='configs/models/hf/mistral_7b_instruct_v0_3',  # the local model folder (its chat template), relative to the repository root
         meta_template=dict(
             begin='<s>',
             round=[

@@ -14,7 +14,7 @@ models = [
     dict(
         abbr='qwen2.5-7b-instruct',
         type=CompletionModel,
-        path='Qwen/Qwen2.5-7B-Instruct',
+        path='configs/models/hf/qwen2_5_7b_instruct',  # the local model folder (its chat template), relative to the repository root
         meta_template=dict(
             round=[
                 dict(role='HUMAN', begin='<|im_start|>user\n', end='<|im_end|>\n'),

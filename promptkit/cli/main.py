@@ -16,7 +16,8 @@ from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.formats import FORMATS
-from promptkit.meta_templates.models import Model
+from promptkit.meta_templates.models import CompletionModel, Model
+from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
 
 
@@ -47,6 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     common(render)
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    render.add_argument("--spans", action="store_true", help="add each piece's character span (system, shots, query, answer slot, wrappers)")
+
+    from promptkit.cli import check_template
+
+    check_template.add_parser(commands)
     add_validate_parser(commands)
     return parser
 
@@ -59,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _preview(args)
         if args.command == "validate":
             return run_validate(args)
+        if args.command == "check-template":
+            from promptkit.cli.check_template import run
+
+            return run(args)
         return _render(args)
     except PromptkitError as error:
         if args.debug:
@@ -135,7 +145,14 @@ def _render(args: argparse.Namespace) -> int:
             indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
             for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
                 for prompt in renderer.render(index):
-                    out.write(json.dumps(prompt.to_record(), ensure_ascii=False) + "\n")
+                    record = prompt.to_record()
+                    if args.spans:
+                        try:
+                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, prompt.mode)
+                        except PromptkitError as error:
+                            raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
+                        record["spans"] = [span.dump() for span in spans]
+                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
     finally:
         if out is not sys.stdout:
             out.close()

@@ -16,14 +16,17 @@ from promptkit.formats import AdapterDataset, StandardSampleDataset, TaskSpecDat
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.retrievers import FixKRetriever, ZeroRetriever
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
-from promptkit.templates import MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
 
 #: kind -> {name -> class}
 REGISTRY: dict[str, dict[str, type]] = {
-    "template": {"PromptTemplate": PromptTemplate, "MMPromptTemplate": MMPromptTemplate, "MultiTurnPromptTemplate": MultiTurnPromptTemplate},
+    "template": {
+        "PromptTemplate": PromptTemplate,
+        "JinjaPromptTemplate": JinjaPromptTemplate, "MMPromptTemplate": MMPromptTemplate, "MultiTurnPromptTemplate": MultiTurnPromptTemplate,
+    },
     "retriever": {"ZeroRetriever": ZeroRetriever, "FixKRetriever": FixKRetriever},
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer, "MultiTurnGenInferencer": MultiTurnGenInferencer},
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},

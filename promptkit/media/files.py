@@ -33,10 +33,6 @@ class ImageLimits:
     encode: str | None = None  # one of ENCODINGS; None keeps the file's own format
     quality: int = 90
 
-    @property
-    def touches_pixels(self) -> bool:
-        return self.max_edge is not None or self.max_pixels is not None or self.encode is not None
-
 
 @dataclass(frozen=True, slots=True)
 class Prepared:

@@ -214,8 +214,7 @@ class MMPromptTemplate(PromptTemplate):
     def __init__(self, template: Mapping[Hashable, Any], ice_token: str | None = None, sep_token: str | None = None) -> None:
         if not isinstance(template, Mapping) or not all(key in ("begin", "round", "end") for key in template):
             raise TemplateError(
-                "MMPromptTemplate takes a chat template, dict(begin=[...], round=[...], end=[...]), whose round items give "
-                f"prompt_mm (got {template!r})"
+                f"{type(self).__name__} takes a chat template, dict(begin=[...], round=[...], end=[...]) (got {template!r})"
             )
         super().__init__(template, ice_token, sep_token)
 

@@ -31,20 +31,21 @@ Prompt = str | PromptList
 _CHAT_KEYS = ("begin", "round", "end")
 _MARKERS = {(s, p): Marker(s, p) for s in ("begin", "round", "end", "ice") for p in ("begin", "end")}
 
+#: Turns template text into an object with ``source``, ``names`` and ``render(values) -> str`` (placeholders, or Jinja).
+TextCompiler = Callable[[str], CompiledText]
+
 
 class _Text:
     """A piece of template text, cut at each ice token, each cut compiled."""
 
     __slots__ = ("pieces", "whole")
 
-    def __init__(self, source: str, ice_token: str | None, sep_token: str | None) -> None:
+    def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
         if sep_token:
             source = source.replace(sep_token, "")
-        self.pieces: tuple[CompiledText, ...] = tuple(
-            compile_text(piece) for piece in (source.split(ice_token) if ice_token else (source,))
-        )
+        self.pieces: tuple[CompiledText, ...] = tuple(compile(piece) for piece in (source.split(ice_token) if ice_token else (source,)))
         # Shots render with the ice token removed, as one piece.
-        self.whole = self.pieces[0] if len(self.pieces) == 1 else compile_text("".join(p.source for p in self.pieces))
+        self.whole = self.pieces[0] if len(self.pieces) == 1 else compile("".join(p.source for p in self.pieces))
 
     @property
     def has_ice(self) -> bool:
@@ -64,11 +65,13 @@ class _Text:
 class _Role:
     __slots__ = ("role", "prompt", "fallback_role", "begin", "end")
 
-    def __init__(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> None:
+    def __init__(
+        self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str, compile: TextCompiler = compile_text
+    ) -> None:
         check_role_item(spec, where)
         self.role: str = spec["role"]
         prompt = spec.get("prompt")
-        self.prompt = None if prompt is None else _Text(prompt, ice_token, sep_token)
+        self.prompt = None if prompt is None else _Text(prompt, ice_token, sep_token, compile)
         self.fallback_role: str | None = spec.get("fallback_role")
         self.begin: str | None = spec.get("begin")
         self.end: str | None = spec.get("end")
@@ -117,8 +120,8 @@ class _StringBody:
 
     kind = "string"
 
-    def __init__(self, source: str, ice_token: str | None, sep_token: str | None) -> None:
-        self.text = _Text(source, ice_token, sep_token)
+    def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
+        self.text = _Text(source, ice_token, sep_token, compile)
         self.has_ice_slot = self.text.has_ice
 
     def render_shot(self, values: Mapping[str, Any]) -> str:
@@ -139,7 +142,13 @@ class _ChatBody:
     kind = "chat"
 
     def __init__(
-        self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str, make_role: RoleFactory = _Role
+        self,
+        spec: Mapping[str, Any],
+        ice_token: str | None,
+        sep_token: str | None,
+        where: str,
+        make_role: RoleFactory = _Role,
+        compile: TextCompiler = compile_text,
     ) -> None:
         if "round" not in spec:
             raise TemplateError(
@@ -160,7 +169,7 @@ class _ChatBody:
             for i, item in enumerate(items):
                 item_where = f"{where}: {name}[{i}]"
                 if isinstance(item, str):
-                    compiled.append(_Text(item, ice_token, sep_token))
+                    compiled.append(_Text(item, ice_token, sep_token, compile))
                 elif isinstance(item, Mapping):
                     compiled.append(make_role(item, ice_token, sep_token, item_where))
                 else:
@@ -280,8 +289,12 @@ class PromptTemplate:
         if isinstance(value, str):
             if self.ice_token and self.ice_token not in value:
                 raise TemplateError(f"{where}: ice_token {self.ice_token!r} does not occur in {value!r}; put it where the shots go")
-            return _StringBody(value, self.ice_token, self.sep_token)
-        return _ChatBody(value, self.ice_token, self.sep_token, where, self._make_role)
+            return _StringBody(value, self.ice_token, self.sep_token, self._text_compiler(where))
+        return _ChatBody(value, self.ice_token, self.sep_token, where, self._make_role, self._text_compiler(where))
+
+    def _text_compiler(self, where: str) -> TextCompiler:
+        """How this template's texts are compiled: ``{column}`` placeholders (subclasses may choose otherwise)."""
+        return compile_text
 
     @staticmethod
     def _make_role(spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> RoleSpec:

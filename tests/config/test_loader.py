@@ -55,8 +55,9 @@ def test_unknown_type_lists_the_known_ones(tmp_path: Path):
         load_models(path)
     assert str(info.value) == (
         f"config {path}, model 'm', key 'type': unknown model type 'OpenAl' (did you mean 'OpenAI'?); known model types: "
-        "ChatModel, CompletionModel, HuggingFace, HuggingFaceBaseModel, HuggingFaceCausalLM, OpenAI, OpenAISDK, TurboMindModel, "
-        "VLLM, VLLMCustomAPI, VLLMCustomAPIChat"
+        "ChatModel, ChatTemplateModel, CompletionModel, HuggingFace, HuggingFaceBaseModel, HuggingFaceCausalLM, "
+        "HuggingFacewithChatTemplate, OpenAI, OpenAISDK, TurboMindModel, TurboMindModelwithChatTemplate, "
+        "VLLM, VLLMCustomAPI, VLLMCustomAPIChat, VLLMwithChatTemplate"
     )
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate tests/parity/expected/<name>.jsonl for every case in
-# tests/parity/cases.json by rendering it through real OpenCompass 0.5.4.
+# tests/parity/cases.json and tests/parity/chat_template_cases.json by rendering
+# it through real OpenCompass 0.5.4.
 #
 #   bash tools/opencompass_reference/record_expected.sh            # all cases
 #   bash tools/opencompass_reference/record_expected.sh NAME ...   # only these
@@ -31,8 +32,10 @@ here, parity, *only = sys.argv[1:]
 sys.path.insert(0, here)
 import render_with_opencompass as harness  # noqa: E402
 
-with open(os.path.join(parity, 'cases.json'), encoding='utf-8') as handle:
-    cases = json.load(handle)
+cases = []
+for cases_file in ('cases.json', 'chat_template_cases.json'):
+    with open(os.path.join(parity, cases_file), encoding='utf-8') as handle:
+        cases += json.load(handle)
 unknown = set(only) - {case['name'] for case in cases}
 if unknown:
     sys.exit(f'unknown case(s): {sorted(unknown)}')

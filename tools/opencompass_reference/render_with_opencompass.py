@@ -29,6 +29,7 @@ import datasets
 from mmengine.config import Config
 from opencompass.models.base import LMTemplateParser
 from opencompass.models.base_api import APITemplateParser
+from opencompass.models.huggingface_above_v4_33 import _convert_chat_messages, _get_meta_template
 from opencompass.models.openai_api import OpenAI
 from opencompass.openicl import icl_retriever
 from opencompass.openicl.icl_dataset_reader import DatasetReader
@@ -45,6 +46,13 @@ COMPLETION_MODELS = frozenset({
 # parser as LMTemplateParser() with no argument.
 BASE_MODELS = frozenset({'HuggingFaceBaseModel'})
 CHAT_MODELS = frozenset({'OpenAI', 'OpenAISDK', 'ChatModel', 'VLLMCustomAPIChat'})
+# Local chat models that apply the tokenizer's chat template: the harness records
+# the messages OpenCompass hands to apply_chat_template (its default meta template
+# and _convert_chat_messages); the parity test applies the template with the
+# real transformers library (tests/parity/test_chat_template_parity.py).
+CHAT_TEMPLATE_MODELS = frozenset({
+    'HuggingFacewithChatTemplate', 'VLLMwithChatTemplate', 'TurboMindModelwithChatTemplate',
+})
 # Chat model types that, without a meta template, use this default one
 # (AISBench's VLLMCustomAPIChat default; promptkit's ChatModel is defined to
 # match it).  OpenCompass's own OpenAI/OpenAISDK use no meta template then.
@@ -114,6 +122,9 @@ class ReferenceModel:
             if meta is None and type_name in DEFAULT_CHAT_META_TYPES:
                 meta = DEFAULT_CHAT_META
             self.parser = APITemplateParser(meta)
+        elif type_name in CHAT_TEMPLATE_MODELS:
+            self.kind = 'chat_template'
+            self.parser = _get_meta_template(meta)
         else:
             raise ValueError(f'unknown model type {type_name!r}')
         # OpenCompass's infer task copies model_cfg.max_seq_len onto the
@@ -130,6 +141,8 @@ class ReferenceModel:
     def final_input(self, prompt: Any, mode: str) -> Any:
         """What the model receives: a string, or OpenAI chat messages."""
         parsed = self.parse(prompt, mode)
+        if self.kind == 'chat_template':
+            return _convert_chat_messages([parsed])[0]
         if self.kind != 'chat':
             return parsed
         return to_openai_messages(parsed)

@@ -1,0 +1,19 @@
+# Gemma 2 2B IT (no system role): the model's own chat template, as OpenCompass's HuggingFacewithChatTemplate applies it.
+#
+# The template and special tokens are read from the local model folder
+# configs/models/hf/gemma2_2b_it/ (path is relative to the repository root).
+# Meta-template twin: ../gemma2_2b_it.py; `promptkit check-template` compares the two.
+models = [
+    dict(
+        abbr='gemma-2-2b-it-hf',
+        type='HuggingFacewithChatTemplate',
+        path='configs/models/hf/gemma2_2b_it',
+        # The template raises 'System role not supported'; with a meta template that keeps SYSTEM
+        # separate, system_role='merge_into_first_user' sends the system text in the first user turn.
+        system_role='merge_into_first_user',
+        max_seq_len=8192,
+        max_out_len=1024,
+        batch_size=8,
+        run_cfg=dict(num_gpus=1),
+    )
+]

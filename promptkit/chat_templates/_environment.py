@@ -1,0 +1,108 @@
+"""The Jinja environment chat templates run in: the one ``transformers`` uses, made from the same parts.
+
+``transformers``' ``apply_chat_template`` renders in an
+``ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)`` with
+loop controls, a ``{% generation %}`` tag, a ``tojson`` filter that does not
+HTML-escape, the globals ``raise_exception`` and ``strftime_now``, and
+restricted ``dict``/``namespace`` callables.  Rendering the same template
+text in an environment built the same way gives the same bytes, without
+importing ``transformers``.
+
+One deliberate difference: reading an unsafe attribute (``''.__class__``)
+raises :class:`jinja2.exceptions.SecurityError` here, where the stock sandbox
+renders an empty string.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, NoReturn
+
+import jinja2
+import jinja2.ext
+import jinja2.nodes
+import jinja2.utils
+from jinja2.exceptions import SecurityError, TemplateError
+
+from promptkit._sandbox import StrictSandbox
+
+__all__ = ["compile_chat_template"]
+
+
+class _GenerationTag(jinja2.ext.Extension):
+    """``{% generation %}…{% endgeneration %}`` (HF's assistant-mask marker): renders its body unchanged."""
+
+    tags = {"generation"}
+
+    def parse(self, parser: Any) -> jinja2.nodes.Node:
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+        return jinja2.nodes.CallBlock(self.call_method("_body"), [], [], body).set_lineno(lineno)
+
+    @staticmethod
+    def _body(caller: Callable[[], str]) -> str:
+        return caller()
+
+
+def _raise_exception(message: str) -> NoReturn:
+    raise TemplateError(message)
+
+
+def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None, separators: Any = None, sort_keys: bool = False) -> str:
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+def _strftime_now(format: str) -> str:
+    return datetime.now().strftime(format)
+
+
+class _Dict:
+    """The template's ``dict``: builds plain dicts, exposes nothing else (as HF's)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> dict[Any, Any]:
+        return dict(*args, **kwargs)
+
+    def fromkeys(self, *args: Any) -> dict[Any, Any]:
+        return dict.fromkeys(*args)
+
+
+class _Namespace(jinja2.utils.Namespace):
+    """``namespace()`` that refuses underscore-prefixed attribute names (as HF's)."""
+
+    def __init__(*args: Any, **kwargs: Any) -> None:
+        self, rest = args[0], args[1:]
+        attrs = dict(*rest, **kwargs)
+        for name in attrs:
+            _check_name(name)
+        jinja2.utils.Namespace.__init__(self, attrs)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        _check_name(name)
+        jinja2.utils.Namespace.__setitem__(self, name, value)
+
+
+def _check_name(name: Any) -> None:
+    if isinstance(name, str) and name.startswith("_"):
+        raise SecurityError(f"a template cannot store the underscore-prefixed attribute {name!r} on a namespace")
+
+
+def _make_environment() -> StrictSandbox:
+    env = StrictSandbox(trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols])
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = _strftime_now
+    env.globals["dict"] = _Dict()
+    env.globals["namespace"] = _Namespace
+    return env
+
+
+_ENVIRONMENT = _make_environment()
+
+
+@lru_cache(maxsize=256)
+def compile_chat_template(source: str) -> jinja2.Template:
+    """The compiled template for ``source`` (cached: each distinct text compiles once per process)."""
+    return _ENVIRONMENT.from_string(source)

@@ -1,0 +1,287 @@
+"""A model's Hugging Face chat template(s) and special tokens, rendered as ``apply_chat_template`` does.
+
+>>> t = ChatTemplate("{{ bos_token }}{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}"
+...                  "{% if add_generation_prompt %}<assistant>{% endif %}", special_tokens={"bos_token": "<s>"})
+>>> t.render([{"role": "user", "content": "Hi {{ 7*7 }}"}], add_generation_prompt=True)
+'<s><user>Hi {{ 7*7 }}<assistant>'
+
+Message contents are data: they are handed to the template as values and
+never parsed as Jinja.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from promptkit.chat_templates._environment import compile_chat_template
+from promptkit.errors import ConfigError, MetaTemplateError
+
+__all__ = ["SPECIAL_TOKEN_NAMES", "ChatTemplate"]
+
+#: The special tokens a tokenizer hands to its chat template (``transformers``' ``special_tokens_map``).
+SPECIAL_TOKEN_NAMES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+
+# What transformers appends to the final message for continue_final_message, then cuts the output at.
+_CONTINUE_TAG = "CONTINUE_FINAL_MESSAGE_TAG "
+# Names a message's reasoning travels under; transformers copies whichever is set to the others.
+_REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
+
+
+@dataclass(frozen=True)
+class ChatTemplate:
+    """One chat template text, or several named ones, plus the special tokens the templates may use.
+
+    ``templates`` maps a name to template text; a single template is stored
+    under ``"default"``.  Build one from text (``ChatTemplate(text, ...)``) or
+    from a local model folder (:meth:`from_folder`).
+    """
+
+    source: str | Mapping[str, str]
+    special_tokens: Mapping[str, str] = field(default_factory=dict)
+    #: Where the template came from, for error messages (a folder, or ``"inline"``).
+    origin: str = "inline"
+
+    def __post_init__(self) -> None:
+        templates = {"default": self.source} if isinstance(self.source, str) else dict(self.source)
+        if not templates:
+            raise ConfigError(f"{self.origin}: no chat template given")
+        for name, text in templates.items():
+            if not isinstance(text, str):
+                raise ConfigError(f"{self.origin}: chat template {name!r} must be a str (got {type(text).__name__})", key="chat_template")
+            try:
+                compile_chat_template(text)
+            except jinja2.TemplateSyntaxError as exc:
+                raise MetaTemplateError(
+                    f"{self.origin}: chat template {name!r} does not parse: {exc.message} (template line {exc.lineno})", key="chat_template"
+                ) from None
+        for key, value in self.special_tokens.items():
+            if not isinstance(value, str):
+                raise ConfigError(f"{self.origin}: special token {key!r} must be a str (got {value!r})", key=key)
+        object.__setattr__(self, "_templates", templates)
+
+    @property
+    def templates(self) -> Mapping[str, str]:
+        """Template texts by name (``"default"`` for a model's single template)."""
+        return self._templates  # type: ignore[attr-defined, no-any-return]  # set once in __post_init__
+
+    @classmethod
+    def from_folder(cls, folder: str | Path) -> ChatTemplate:
+        """The chat template(s) and special tokens of a local model folder, read as ``transformers`` reads them.
+
+        Templates: ``chat_template.jinja`` and ``additional_chat_templates/<name>.jinja`` when present,
+        else ``chat_template`` in ``tokenizer_config.json`` (a string, or a list of ``{name, template}``).
+        Special tokens (``bos_token``, ``eos_token``, …): ``tokenizer_config.json``, then ``special_tokens_map.json``
+        for the ones it lacks; a token may be a string or an ``AddedToken`` object with ``content``.
+        """
+        path = Path(folder)
+        config_file = path / "tokenizer_config.json"
+        if not path.is_dir():
+            raise ConfigError(
+                f"model folder {str(path)!r} does not exist; promptkit downloads nothing: put the model's tokenizer_config.json "
+                "(and chat_template.jinja if it has one) in a local folder and give its path, or give chat_template= inline",
+                key="path",
+            )
+        config = _read_json(config_file) if config_file.is_file() else {}
+        templates: dict[str, str] = {}
+        if (path / "chat_template.jinja").is_file():
+            templates["default"] = (path / "chat_template.jinja").read_text(encoding="utf-8")
+        extra_dir = path / "additional_chat_templates"
+        if extra_dir.is_dir():
+            for file in sorted(extra_dir.glob("*.jinja")):
+                templates[file.stem] = file.read_text(encoding="utf-8")
+        if not templates:
+            templates = _templates_from_config(config.get("chat_template"), config_file)
+        tokens = _special_tokens(config, config_file)
+        map_file = path / "special_tokens_map.json"
+        if map_file.is_file():
+            for key, value in _special_tokens(_read_json(map_file), map_file).items():
+                tokens.setdefault(key, value)
+        source: str | dict[str, str] = templates["default"] if list(templates) == ["default"] else templates
+        return cls(source, tokens, origin=str(path))
+
+    def select(self, name: str | None = None, tools: Sequence[Any] | None = None) -> str:
+        """The template text ``apply_chat_template`` would use: ``name``'s, else ``tool_use`` when tools are given, else ``default``."""
+        templates = self.templates
+        if name is not None:
+            if name not in templates:
+                raise ConfigError(f"{self.origin}: no chat template named {name!r}; it has {sorted(templates)}", key="chat_template_name")
+            return templates[name]
+        if tools is not None and "tool_use" in templates:
+            return templates["tool_use"]
+        if "default" in templates:
+            return templates["default"]
+        raise ConfigError(
+            f"{self.origin}: the model has several chat templates and none is named 'default'; "
+            f"choose one with chat_template_name= (one of {sorted(templates)})",
+            key="chat_template_name",
+        )
+
+    def render(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        add_generation_prompt: bool = False,
+        continue_final_message: bool | str = False,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        documents: Sequence[Mapping[str, Any]] | None = None,
+        template_name: str | None = None,
+        **template_kwargs: Any,
+    ) -> str:
+        """What ``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` returns for the same arguments.
+
+        ``template_kwargs`` (``enable_thinking=False``, ``date_string=...``) become template variables and
+        override special tokens of the same name.  A template that raises (``raise_exception``) or fails
+        becomes a :class:`MetaTemplateError` carrying the template's message.
+        """
+        if not messages:
+            raise MetaTemplateError("cannot apply a chat template to an empty conversation; give at least one message")
+        if continue_final_message and add_generation_prompt:
+            raise MetaTemplateError(
+                "continue_final_message and add_generation_prompt exclude each other: the first continues the last message, "
+                "the second opens a new assistant message"
+            )
+        source = self.select(template_name, tools)
+        chat = _normalized(messages, copy=bool(continue_final_message))
+        continued = ""
+        if continue_final_message:
+            continued = _tag_final_message(chat, source, "content" if continue_final_message is True else continue_final_message)
+        variables: Mapping[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")} if template_kwargs else self.special_tokens
+        try:
+            text = compile_chat_template(source).render(
+                messages=chat,
+                tools=_plain(list(tools), "tools") if tools is not None else None,
+                documents=_plain(list(documents), "documents") if documents is not None else None,
+                add_generation_prompt=add_generation_prompt,
+                **variables,
+            )
+        except jinja2.TemplateError as exc:
+            raise MetaTemplateError(f"the chat template ({self.origin}) raised: {exc.message or exc}") from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise MetaTemplateError(f"the chat template ({self.origin}) failed on these messages: {type(exc).__name__}: {exc}") from None
+        return _cut_at_tag(text, continued, self.origin) if continue_final_message else text
+
+
+def _normalized(messages: Sequence[Mapping[str, Any]], copy: bool) -> list[Any]:
+    """Plain dicts, keys whose value is None dropped, reasoning copied under each of its names (as transformers).
+
+    Text-only messages (every value a str) are passed as they are, or shallow-copied when ``copy``
+    (continue_final_message edits the last one): the immutable sandbox keeps the template from changing them.
+    """
+    if _text_only(messages):
+        return [dict(m) for m in messages] if copy else list(messages)
+    chat = []
+    for index, message in enumerate(messages):
+        if not isinstance(message, Mapping):
+            raise MetaTemplateError(f"message {index} must be a dict with 'role' and 'content' (got {message!r})")
+        plain = {key: value for key, value in _plain(message, f"message {index}").items() if value is not None}
+        reasoning = next((plain[key] for key in _REASONING_FIELDS if plain.get(key) is not None), None)
+        if reasoning is not None:
+            plain = {"thinking": reasoning, **plain, "reasoning_content": reasoning}
+        chat.append(plain)
+    return chat
+
+
+def _text_only(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every message is a plain dict of str values without reasoning fields (a loop: this runs per prompt)."""
+    for message in messages:
+        if type(message) is not dict or "reasoning_content" in message or "thinking" in message or "reasoning" in message:
+            return False
+        for value in message.values():
+            if type(value) is not str:
+                return False
+    return True
+
+
+def _tag_final_message(chat: list[dict[str, Any]], source: str, key: str) -> str:
+    """Append the continue tag to the final message's ``key`` (its last text part); return the text continued."""
+    final = chat[-1].get(key)
+    if final is None:
+        raise MetaTemplateError(f"continue_final_message is set but the final message has no {key!r} to continue")
+    keys = [name for name in _REASONING_FIELDS if chat[-1].get(name) == final] if key in _REASONING_FIELDS else [key]
+    if not any(name in source for name in keys):
+        raise MetaTemplateError(f"continue_final_message is set to {key!r} but the chat template never reads that field")
+    if isinstance(final, list):
+        for part in reversed(final):
+            if isinstance(part, dict) and "text" in part:
+                text: str = part["text"]
+                part["text"] = text + _CONTINUE_TAG
+                return text
+        raise MetaTemplateError("continue_final_message is set but the final message has no text part to continue")
+    for name in keys:
+        chat[-1][name] = chat[-1][name] + _CONTINUE_TAG
+    return str(final)
+
+
+def _cut_at_tag(text: str, continued: str, origin: str) -> str:
+    tag = _CONTINUE_TAG.strip()
+    if continued.strip() not in text or tag not in text:
+        raise MetaTemplateError(
+            f"continue_final_message is set but the chat template ({origin}) does not reproduce the final message "
+            f"{continued.strip()!r}; it rewrites or drops part of it, so it cannot be continued"
+        )
+    at = text.rindex(tag)
+    if text[at : at + len(_CONTINUE_TAG)] == _CONTINUE_TAG:
+        return text[:at]
+    return text[:at].rstrip()  # the template trimmed the message's end, and the tag's space with it
+
+
+def _plain(value: Any, where: str) -> Any:
+    """A copy made of JSON types only (dict, list, str, int, float, bool, None): what a template may see."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if isinstance(value, Mapping):
+        return {_plain(k, where): _plain(v, where) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item, where) for item in value]
+    for base in (str, bool, int, float):
+        if isinstance(value, base):
+            return base(value)
+    raise MetaTemplateError(f"{where}: a chat template only sees JSON values (dict, list, str, number, bool, None); got a {type(value).__name__}")
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=str(path)) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a JSON object (got {type(data).__name__})", file=str(path))
+    return data
+
+
+def _templates_from_config(value: Any, config_file: Path) -> dict[str, str]:
+    if isinstance(value, str):
+        return {"default": value}
+    if isinstance(value, list) and value and all(isinstance(t, dict) and {"name", "template"} <= t.keys() for t in value):
+        return {t["name"]: t["template"] for t in value}
+    if value is None:
+        raise ConfigError(
+            f"{config_file.parent} has no chat template: neither chat_template.jinja nor a 'chat_template' in tokenizer_config.json; "
+            "give chat_template= in the model config, or use a meta template (ChatModel / CompletionModel)",
+            file=str(config_file.parent),
+        )
+    raise ConfigError(
+        f"'chat_template' in {config_file} must be a string or a list of {{'name': ..., 'template': ...}} (got {value!r:.80})",
+        file=str(config_file),
+        key="chat_template",
+    )
+
+
+def _special_tokens(config: Mapping[str, Any], file: Path) -> dict[str, str]:
+    tokens = {}
+    for name in SPECIAL_TOKEN_NAMES:
+        value = config.get(name)
+        if isinstance(value, dict):
+            value = value.get("content")
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise ConfigError(f"{name} in {file} must be a string or an object with 'content' (got {value!r})", file=str(file), key=name)
+        tokens[name] = value
+    return tokens

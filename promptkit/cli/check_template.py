@@ -1,0 +1,96 @@
+"""``promptkit check-template MODEL_CONFIG [DATASET_CONFIG]``: a meta template against the model's own chat template."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+from promptkit.chat_templates.conformance import Comparison, chat_template_twin, compare
+from promptkit.config import load_datasets, load_models
+from promptkit.errors import ConfigError
+from promptkit.meta_templates.models import CompletionModel
+from promptkit.pipeline import Renderer
+from promptkit.promptlist import PromptList
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
+    sub = commands.add_parser(
+        "check-template",
+        help="compare a model's meta template with its own chat template and show the first divergence",
+        description="Render the same prompts through the model config's meta template and through the chat template of the "
+        "local model folder its path= names; report the first place they differ. Exit status 1 when they differ.",
+    )
+    sub.add_argument("model_config", help="model config with a meta template and path= a local model folder")
+    sub.add_argument("dataset_config", nargs="?", help="render this dataset's prompts (default: built-in probe conversations)")
+    sub.add_argument("--count", type=int, default=5, metavar="K", help="test rows per dataset to compare (default 5)")
+
+
+def _sec(name: str, pos: str) -> dict[str, str]:
+    return {"section": name, "pos": pos}
+
+
+def _probe(system: bool, turns: int) -> PromptList:
+    items: list[object] = []
+    if system:
+        items += [_sec("begin", "begin"), dict(role="SYSTEM", fallback_role="HUMAN", prompt="You are a careful assistant."), _sec("begin", "end")]
+    items.append(_sec("round", "begin"))
+    for turn in range(1, turns):
+        items += [dict(role="HUMAN", prompt=f"Question {turn}?"), dict(role="BOT", prompt=f"Answer {turn}.")]
+    items += [dict(role="HUMAN", prompt=f"Question {turns}?"), dict(role="BOT", prompt=""), _sec("round", "end")]
+    return PromptList(items)
+
+
+#: Conversations that show the usual disagreements: BOS, headers, turn ends, the system prompt's place.
+PROBES = {
+    "one user turn": _probe(False, 1),
+    "system + user": _probe(True, 1),
+    "two shots + question": _probe(False, 3),
+    "system + two shots + question": _probe(True, 3),
+}
+
+
+def _prompts(args: argparse.Namespace, model: CompletionModel) -> Iterator[tuple[str, str | PromptList, str]]:
+    if args.dataset_config is None:
+        for label, prompt in PROBES.items():
+            yield label, prompt, "gen"
+        return
+    for dataset in load_datasets(args.dataset_config):
+        renderer = Renderer(dataset, model)
+        for index in range(min(args.count, len(renderer))):
+            for rendered in renderer.render(index):
+                label = f"{dataset.abbr} row {index}" + (f" label {rendered.label!r}" if rendered.mode == "ppl" else "")
+                yield label, rendered.intermediate, rendered.mode
+
+
+def run(args: argparse.Namespace) -> int:
+    differ = False
+    for model in load_models(args.model_config):
+        if not isinstance(model, CompletionModel) or model.meta_template is None:
+            raise ConfigError(
+                f"model {model.abbr!r} is a {type(model).__name__}; check-template compares a completion model's meta template "
+                "with its chat template, so give the meta-template config (e.g. configs/models/llama3_8b_instruct.py)",
+                config=args.model_config,
+            )
+        chat = chat_template_twin(model)
+        results = compare(model, chat, _prompts(args, model))
+        agree = sum(result.offset is None for result in results)
+        print(f"model {model.abbr!r}: meta template vs chat template ({chat.chat_template.origin})")
+        print(f"  {agree} of {len(results)} prompts agree")
+        first = next((result for result in results if result.offset is not None), None)
+        if first is not None:
+            differ = True
+            _show(first)
+    return 1 if differ else 0
+
+
+def _show(result: Comparison) -> None:
+    if result.chat_error is not None:
+        print(f"  first divergence: {result.label}: {result.chat_error}")
+        return
+    before, meta, chat = result.context()
+    print(f"  first divergence: {result.label}, character {result.offset}")
+    print(f"    both have:        ...{before!r}")
+    print(f"    meta template:    {meta!r}...")
+    print(f"    chat template:    {chat!r}...")

@@ -1,0 +1,201 @@
+"""Models whose final input is their own Hugging Face chat template applied to chat messages.
+
+This is OpenCompass's path for local chat models (``HuggingFacewithChatTemplate``,
+``VLLMwithChatTemplate``, ``TurboMindModelwithChatTemplate``): the PromptList
+goes through a chat meta template into messages, empty messages are skipped,
+consecutive messages of one role are merged with ``'\\n'``, and
+``tokenizer.apply_chat_template(messages, add_generation_prompt=True,
+tokenize=False)`` makes the string.  promptkit renders the template itself
+(:class:`~promptkit.chat_templates.ChatTemplate`), byte-identically and without
+``transformers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from promptkit.chat_templates import ChatTemplate
+from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
+from promptkit.meta_templates.chat import merge_content
+from promptkit.meta_templates.models import ChatModel, Message, Model, TokenCounter, _check_mode
+from promptkit.meta_templates.spec import MetaTemplate
+from promptkit.promptlist import PromptList
+
+__all__ = [
+    "SYSTEM_ROLE_POLICIES",
+    "ChatTemplateModel",
+    "HuggingFacewithChatTemplate",
+    "TurboMindModelwithChatTemplate",
+    "VLLMwithChatTemplate",
+]
+
+#: What to do with system messages: pass them to the template (``error``: a template that refuses them raises),
+#: put their text at the start of the first user message, or send them as user messages.
+SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback")
+
+
+class _OpenCompassMessages(ChatModel):
+    """The messages these OpenCompass classes build: their default meta template, then the OpenAI role names."""
+
+    #: SYSTEM is a *round* role sent as HUMAN ("on purpose", says OpenCompass's source).
+    default_meta_template: ClassVar[dict[str, Any] | None] = dict(
+        round=[
+            dict(role="HUMAN", api_role="HUMAN"),
+            dict(role="SYSTEM", api_role="HUMAN"),
+            dict(role="BOT", api_role="BOT", generate=True),
+        ]
+    )
+
+
+class ChatTemplateModel(Model):
+    """A chat model whose final input is the string its chat template makes of the messages.
+
+    The template comes from ``path`` (or ``tokenizer_path``), a local model folder with
+    ``tokenizer_config.json`` / ``chat_template.jinja``, or from ``chat_template=`` text inline
+    with ``special_tokens=dict(bos_token=..., ...)``.
+
+    >>> m = ChatTemplateModel(chat_template="{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}"
+    ...                                     "{% if add_generation_prompt %}<assistant>{% endif %}")
+    >>> m.render(PromptList([{'section': 'round', 'pos': 'begin'}, dict(role='HUMAN', prompt='Hi'),
+    ...                      dict(role='BOT', prompt=''), {'section': 'round', 'pos': 'end'}]))
+    '<user>Hi\\n<assistant>'
+
+    (The ``'\\n'`` after ``Hi`` is OpenCompass's: its default meta template
+    renders an empty ``SYSTEM`` turn, mapped to ``HUMAN``, that is merged in.)
+    """
+
+    kind = "chat_template"
+
+    def __init__(
+        self,
+        abbr: str | None = None,
+        meta_template: Mapping[str, Any] | None = None,
+        path: str | None = None,
+        tokenizer_path: str | None = None,
+        chat_template: str | Mapping[str, str] | None = None,
+        special_tokens: Mapping[str, str] | None = None,
+        chat_template_name: str | None = None,
+        chat_template_kwargs: Mapping[str, Any] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        documents: Sequence[Mapping[str, Any]] | None = None,
+        system_role: str = "error",
+        fastchat_template: str | None = None,
+        max_seq_len: int | None = None,
+        token_counter: str | TokenCounter | None = None,
+        **runtime: Any,
+    ) -> None:
+        super().__init__(abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter, **runtime)
+        if fastchat_template is not None:
+            raise ConfigError(
+                f"fastchat_template={fastchat_template!r} is not supported: promptkit renders the model's own chat template; "
+                "remove fastchat_template, or write the format as a meta template (CompletionModel)",
+                key="fastchat_template",
+            )
+        if system_role not in SYSTEM_ROLE_POLICIES:
+            raise ConfigError(f"system_role must be one of {list(SYSTEM_ROLE_POLICIES)} (got {system_role!r})", key="system_role")
+        self.system_role = system_role
+        self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path)
+        self.chat_template_name = chat_template_name
+        self.chat_template.select(chat_template_name, tools)  # fail at load time, not at the first row
+        self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self.tools = tools
+        self.documents = documents
+
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        """A chat meta template (``api_role``s), validated as for ``ChatModel``; OpenCompass's default when none is given."""
+        self._messages = _OpenCompassMessages(abbr=self.abbr, meta_template=cfg)
+        return self._messages.meta_template
+
+    def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
+        """The messages handed to the chat template: OpenCompass's conversion, then the ``system_role`` policy."""
+        if isinstance(prompt, str):
+            return [{"role": "user", "content": prompt}]
+        merged: list[Message] = []
+        for message in self._messages.render(prompt, mode):
+            content = message["content"]
+            if not content:
+                continue
+            if merged and merged[-1]["role"] == message["role"]:
+                merged[-1]["content"] = merge_content(merged[-1]["content"], content)
+            else:
+                merged.append(message)
+        return merged if self.system_role == "error" else _apply_system_policy(merged, self.system_role)
+
+    def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
+        """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
+        _check_mode(mode)
+        messages = self.messages(prompt, mode)
+        try:
+            return self.chat_template.render(
+                messages,
+                add_generation_prompt=mode == "gen",
+                tools=self.tools,
+                documents=self.documents,
+                template_name=self.chat_template_name,
+                **self.chat_template_kwargs,
+            )
+        except PromptkitError as error:
+            multimodal = [i for i, m in enumerate(messages) if not isinstance(m["content"], str)]
+            if multimodal and "failed on these messages" in error.message:
+                error.message += (
+                    f"; message(s) {multimodal} carry multimodal content parts, which this chat template does not handle: "
+                    "use a model whose template takes content lists, or a ChatModel"
+                )
+            if self.system_role == "error" and any(m["role"] == "system" for m in messages) and "system" in error.message.lower():
+                error.message += (
+                    "; the prompt has a system message: set system_role='merge_into_first_user' or 'fallback' in the model config "
+                    "to send its text as user text"
+                )
+            raise error.add_context(model=self.abbr) from None
+
+
+def _load_template(inline: str | Mapping[str, str] | None, special_tokens: Mapping[str, str] | None, folder: str | None) -> ChatTemplate:
+    if inline is not None:
+        return ChatTemplate(inline, dict(special_tokens or {}))
+    if folder is None:
+        raise ConfigError(
+            "a chat-template model needs path= (a local model folder with tokenizer_config.json) or chat_template= (the template text)",
+            key="path",
+        )
+    template = ChatTemplate.from_folder(Path(folder))
+    if special_tokens:
+        template = ChatTemplate(template.source, {**template.special_tokens, **special_tokens}, origin=template.origin)
+    return template
+
+
+def _apply_system_policy(messages: list[Message], policy: str) -> list[Message]:
+    if policy == "error" or not any(m["role"] == "system" for m in messages):
+        return messages
+    if policy == "merge_into_first_user":
+        system: Any = ""
+        for message in messages:
+            if message["role"] == "system":
+                system = merge_content(system, message["content"]) if system else message["content"]
+        rest = [m for m in messages if m["role"] != "system"]
+        for message in rest:
+            if message["role"] == "user":
+                message["content"] = merge_content(system, message["content"], "\n\n")
+                return rest
+        raise MetaTemplateError("system_role='merge_into_first_user' but the prompt has no user message to carry the system text")
+    merged: list[Message] = []
+    for message in messages:
+        role = "user" if message["role"] == "system" else message["role"]
+        if merged and merged[-1]["role"] == role:
+            merged[-1]["content"] = merge_content(merged[-1]["content"], message["content"])
+        else:
+            merged.append({**message, "role": role})
+    return merged
+
+
+class HuggingFacewithChatTemplate(ChatTemplateModel):
+    """OpenCompass ``HuggingFacewithChatTemplate``: the model's chat template, OpenCompass's default meta template."""
+
+
+class VLLMwithChatTemplate(ChatTemplateModel):
+    """OpenCompass ``VLLMwithChatTemplate``: as ``HuggingFacewithChatTemplate`` (``chat_template_kwargs`` as in vLLM)."""
+
+
+class TurboMindModelwithChatTemplate(ChatTemplateModel):
+    """OpenCompass ``TurboMindModelwithChatTemplate``: as ``HuggingFacewithChatTemplate``."""

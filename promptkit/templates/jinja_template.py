@@ -1,0 +1,142 @@
+"""``JinjaPromptTemplate``: a prompt template whose texts are Jinja, chosen explicitly by its type.
+
+A :class:`~promptkit.templates.PromptTemplate` never treats ``{{ }}`` as Jinja
+(OpenCompass renders ``{{x}}`` as ``{`` + value + ``}``, and so does promptkit).
+Jinja is used only when the config says ``type=JinjaPromptTemplate``; then
+every text of the template — the string, each role's ``prompt``, each label's
+template — is Jinja, with the same three shapes, ``ice_token`` and
+``sep_token`` as ``PromptTemplate``.
+
+>>> t = JinjaPromptTemplate("{{ question }}\\n{% for o in options %}{{ 'ABCD'[loop.index0] }}. {{ o }}\\n{% endfor %}Answer: {{ answer }}")
+>>> t.render({'question': '2+2?', 'options': ['4', '{{ 7*7 }}'], 'answer': 'A'}, masked='answer')
+'2+2?\\nA. 4\\nB. {{ 7*7 }}\\nAnswer: '
+
+Rules (those of every promptkit template):
+
+* Compiled once per distinct text; rendering is one pass.  Row values are
+  data: a value holding ``{{ 7*7 }}`` or ``{% raw %}`` is inserted as written,
+  and the shots are spliced in at ``ice_token`` as finished text.
+* The answer column of the item under test is masked (empty in gen mode).
+* Sandboxed (an immutable Jinja sandbox): attribute escapes such as
+  ``{{ ''.__class__ }}`` or ``str.format`` tricks are errors, and a template
+  cannot change a row.
+* An undefined variable is an error naming the template, the variable and the
+  row's columns (the pipeline adds the row index).
+* Whitespace: ``trim_blocks`` and ``lstrip_blocks`` (a line holding only a
+  ``{% tag %}`` leaves no blank line, as in chat templates); a trailing newline
+  is kept.
+* ``filters=dict(name=callable)`` adds filters; they must be Python callables
+  (a string is never evaluated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+import jinja2
+import jinja2.meta
+
+from promptkit._sandbox import StrictSandbox
+from promptkit.errors import ConfigError, TemplateError, did_you_mean
+from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, TextCompiler, _Role
+
+__all__ = ["JinjaPromptTemplate"]
+
+
+class _StrictUndefined(jinja2.StrictUndefined):
+    """Any use of an undefined value (printing, testing, iterating, arithmetic) raises ``UndefinedError(name)``."""
+
+    @property
+    def _undefined_message(self) -> str:  # type: ignore[override]  # the name is what the error reports
+        return str(self._undefined_name)
+
+
+def _environment(filters: Mapping[str, Callable[..., Any]]) -> StrictSandbox:
+    env = StrictSandbox(undefined=_StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+    env.filters.update(filters)
+    return env
+
+
+_PLAIN = _environment({})
+
+
+class _JinjaText:
+    """One Jinja text, compiled; the same interface as a placeholder text (``source``, ``names``, ``render``)."""
+
+    __slots__ = ("source", "names", "where", "_template")
+
+    def __init__(self, env: jinja2.Environment, source: str, where: str) -> None:
+        self.source = source
+        self.where = where
+        try:
+            ast = env.parse(source)
+            self._template = env.from_string(ast)
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"{where}: Jinja syntax error on line {exc.lineno} of {_shown(source)}: {exc.message}") from None
+        self.names = tuple(sorted(jinja2.meta.find_undeclared_variables(ast)))
+
+    def render(self, values: Mapping[str, Any]) -> str:
+        try:
+            return self._template.render(values)
+        except jinja2.UndefinedError as exc:
+            name, columns = exc.message, sorted(str(key) for key in values)
+            raise TemplateError(
+                f"{self.where}: variable {name!r} is not defined in {_shown(self.source)}; "
+                f"the row has the columns {columns}{did_you_mean(name, columns)}",
+                key=name,
+            ) from None
+        except jinja2.TemplateError as exc:
+            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {exc.message or exc}") from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {type(exc).__name__}: {exc}") from exc
+
+    def __repr__(self) -> str:
+        return f"_JinjaText({self.source!r})"
+
+
+def _shown(source: str) -> str:
+    return repr(source if len(source) <= 60 else source[:57] + "...")
+
+
+class JinjaPromptTemplate(PromptTemplate):
+    """A :class:`PromptTemplate` whose texts are Jinja (see the module docstring).
+
+    ``filters`` maps a name to a Python callable usable as ``{{ value | name }}``.
+    """
+
+    def __init__(
+        self,
+        template: str | Mapping[Hashable, Any],
+        ice_token: str | None = None,
+        sep_token: str | None = None,
+        filters: Mapping[str, Callable[..., Any]] | None = None,
+    ) -> None:
+        filters = dict(filters or {})
+        for name, function in filters.items():
+            if not callable(function):
+                raise ConfigError(
+                    f"filter {name!r} must be a Python callable (got {function!r} that is a {type(function).__name__}); "
+                    "import or define the function in the config and pass it itself",
+                    key=f"filters.{name}",
+                )
+        self.filters = filters
+        self._env = _environment(filters) if filters else _PLAIN
+        self._compiled: dict[tuple[str, str], _JinjaText] = {}
+        super().__init__(template, ice_token=ice_token, sep_token=sep_token)
+
+    def _text_compiler(self, where: str) -> TextCompiler:
+        def compile(source: str) -> Any:
+            key = (where, source)
+            text = self._compiled.get(key)
+            if text is None:
+                text = self._compiled[key] = _JinjaText(self._env, source, where)
+            return text
+
+        return compile
+
+    def _make_role(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> RoleSpec:  # type: ignore[override]  # needs the template's compiler
+        return _Role(spec, ice_token, sep_token, where, self._text_compiler(where))
+
+    def __repr__(self) -> str:
+        return f"JinjaPromptTemplate(template={self.template!r}, ice_token={self.ice_token!r}, sep_token={self.sep_token!r})"

@@ -1,0 +1,132 @@
+"""find_spans: where each piece of a prompt sits in the final input, for every bundled model config."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from promptkit import ChatTemplateModel, CompletionModel, MetaTemplateError, Part, PromptkitError, PromptList, RoleItem, load_models
+from promptkit.meta_templates.spans import Span, find_spans
+
+ROOT = Path(__file__).parents[2]
+LLAMA3 = dict(
+    begin="<|begin_of_text|>",
+    round=[
+        dict(role="HUMAN", begin="<|start_header_id|>user<|end_header_id|>\n\n", end="<|eot_id|>"),
+        dict(role="BOT", begin="<|start_header_id|>assistant<|end_header_id|>\n\n", end="<|eot_id|>", generate=True),
+    ],
+    reserved_roles=[dict(role="SYSTEM", begin="<|start_header_id|>system<|end_header_id|>\n\n", end="<|eot_id|>")],
+)
+
+
+def sec(name: str, pos: str) -> dict[str, str]:
+    return {"section": name, "pos": pos}
+
+
+def few_shot(system: str | None, shots: list[tuple[str, str]], query: str, answer: str) -> PromptList:
+    items: list[object] = [sec("begin", "begin")]
+    if system is not None:
+        items.append(dict(role="SYSTEM", fallback_role="HUMAN", prompt=system))
+    for question, shot_answer in shots:
+        items += [sec("ice", "begin"), dict(role="HUMAN", prompt=question), dict(role="BOT", prompt=shot_answer), sec("ice", "end")]
+    items += [sec("begin", "end"), sec("round", "begin"), dict(role="HUMAN", prompt=query), dict(role="BOT", prompt=answer), sec("round", "end")]
+    return PromptList(items)
+
+
+def sliced(final, span: Span) -> str:
+    return final[span.start : span.end] if span.message is None else final[span.message]["content"][span.start : span.end]
+
+
+def test_completion_spans_name_each_piece_and_the_wrappers():
+    """A Llama-3 meta template: system, shots with answers, query, wrappers between them, the generation point at the end."""
+    model = CompletionModel(meta_template=LLAMA3)
+    prompt = few_shot("Be brief.", [("2+2?", "4")], "1+1?", "")
+    final = model.render(prompt)
+    assert [(s.piece, sliced(final, s)) for s in find_spans(model, prompt)] == [
+        ("wrapper", "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n"),
+        ("system", "Be brief."),
+        ("wrapper", "<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n"),
+        ("shot[0]", "2+2?"),
+        ("wrapper", "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"),
+        ("shot[0].answer", "4"),
+        ("wrapper", "<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n"),
+        ("query", "1+1?"),
+        ("wrapper", "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"),
+        ("answer_slot", ""),
+    ]
+
+
+def test_ppl_answer_slot_is_the_label_continuation():
+    """In ppl mode the final BOT text (the candidate label) is the answer slot."""
+    model = CompletionModel(meta_template=LLAMA3)
+    prompt = few_shot(None, [], "Capital of France?", "Paris")
+    final = model.render(prompt, "ppl")
+    (slot,) = [s for s in find_spans(model, prompt, "ppl") if s.piece == "answer_slot"]
+    assert final[slot.start : slot.end] == "Paris" and final[slot.end :] == "<|eot_id|>"
+
+
+def test_chat_template_that_rewrites_content_is_refused():
+    """A template that edits message text (here: cuts it) cannot be mapped: the error says spans are unavailable."""
+    model = ChatTemplateModel(abbr="cut", chat_template="{% for m in messages %}{{ m.content[:2] }}{% endfor %}")
+    with pytest.raises(MetaTemplateError, match="model 'cut' rewrites the text of the prompt .* spans are not available for this model"):
+        find_spans(model, few_shot(None, [], "Hello there", ""))
+
+
+def test_multimodal_turns_are_refused():
+    """Spans cover text prompts; parts are an error, not silently skipped."""
+    prompt = PromptList([sec("round", "begin"), RoleItem("HUMAN", "", parts=(Part.text("What?"),)), RoleItem("BOT", ""), sec("round", "end")])
+    with pytest.raises(MetaTemplateError, match="multimodal content parts"):
+        find_spans(CompletionModel(meta_template=LLAMA3, mm_placeholders=dict(image="<image>")), prompt)
+
+
+def _bundled_models():
+    """Every bundled model config (meta-template and chat-template ones); folders are relative to the repository root."""
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        paths = sorted((ROOT / "configs" / "models").glob("*.py")) + sorted((ROOT / "configs" / "models" / "chat_template").glob("*.py"))
+        return [model for path in paths for model in load_models(path)]
+    finally:
+        os.chdir(here)
+
+
+MODELS = _bundled_models()
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\ue000\ue001"), max_size=12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    system=st.none() | TEXT,
+    shots=st.lists(st.tuples(TEXT, TEXT), max_size=3),
+    query=TEXT,
+    answer=TEXT,
+    mode=st.sampled_from(["gen", "ppl"]),
+)
+def test_slicing_by_each_span_gives_its_piece(system, shots, query, answer, mode):
+    """Property, for every bundled model: each span slices out exactly its piece's text (trimmed where the template trims)."""
+    prompt = few_shot(system, shots, query, answer)
+    expected = {"query": query, "answer_slot": answer}
+    if system is not None:
+        expected["system"] = system
+    for i, (question, shot_answer) in enumerate(shots):
+        expected[f"shot[{i}]"], expected[f"shot[{i}].answer"] = question, shot_answer
+    for model in MODELS:
+        try:
+            final = model.render(prompt, mode)
+        except PromptkitError:
+            continue  # a template that refuses this conversation (e.g. Gemma-2 and a system message)
+        spans = find_spans(model, prompt, mode)
+        for span in spans:
+            if span.piece == "wrapper" or (span.piece == "answer_slot" and mode == "gen"):
+                continue
+            text = sliced(final, span)
+            assert text in (expected[span.piece], expected[span.piece].strip()), (model, span)
+            if not isinstance(model, ChatTemplateModel):
+                assert text == expected[span.piece], (model, span)  # meta templates never trim
+        if isinstance(final, str):
+            covered = "".join(final[s.start : s.end] for s in spans)
+            assert covered == final, model  # pieces and wrappers tile the string

@@ -1,0 +1,377 @@
+"""Render promptkit-format configs through AISBench 3.1.20260630's own classes.
+
+Run it with the interpreter of the scratch venv built by ``setup_venv.sh``::
+
+    $AIS_VENV/bin/python tools/aisbench_reference/render_with_aisbench.py \\
+        tests/parity_ais/configs/datasets/dialog_every_with_gt.py \\
+        --model tests/parity_ais/configs/models/vllm_chat_default.py \\
+        [--replies tests/parity_ais/data/replies.jsonl] [--out out.jsonl]
+
+Every prompt is produced by AISBench code, end to end: its ``BaseDataset``
+(which adds the ``subdivision`` and ``idx`` columns) and ``DatasetReader``,
+a retriever and the prompt templates (``PromptTemplate``, ``MMPromptTemplate``,
+``MultiTurnPromptTemplate``) built through AISBench's registries from the
+config's string ``type=`` names, the inferencer's own ``get_data_list`` and
+``do_request`` (for ``MultiTurnGenInferencer`` that is ``infer_every`` /
+``infer_every_with_gt`` / ``infer_last``, which slice the PromptList per turn
+and splice the model's replies), the model's template parser
+(``APITemplateParser`` / ``LMTemplateParser``) and the model's own
+``generate`` -> ``get_request_body``.  Only the HTTP call is replaced:
+``text_infer`` records the request body and answers through the model's own
+``parse_text_response`` with the reply for that row and turn.
+
+Output: one JSON object per request (see ``README.md`` next to this file).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+from typing import Any
+
+import datasets
+from ais_bench.benchmark.datasets.base import BaseDataset
+from ais_bench.benchmark.models import APITemplateParser
+from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS
+from mmengine.config import Config
+
+# --------------------------------------------------------------------------
+# Model types -> the AISBench model class that stands for them.
+#
+# promptkit's own generic names (ChatModel, CompletionModel) map onto the
+# AISBench wrappers whose behaviour they are defined to match.
+
+CHAT_MODELS = {
+    'VLLMCustomAPIChat': 'VLLMCustomAPIChat',
+    'VLLMCustomAPIChatStream': 'VLLMCustomAPIChat',
+    'VllmMultiturnAPIChatStream': 'VLLMCustomAPIChat',
+    'ChatModel': 'VLLMCustomAPIChat',
+}
+# Chat models without any meta template (OpenCompass ``OpenAI`` semantics).
+# AISBench has no such class: its no-meta chat path is ``APITemplateParser(None)``
+# (what ``VITAGenerateAPI`` uses).  The harness puts that parser into a
+# ``VLLMCustomAPIChat`` and sends its result as one user message; see
+# ``install_no_meta_parser``.
+NO_META_CHAT_MODELS = {
+    'OpenAI': 'VLLMCustomAPIChat',
+    'OpenAISDK': 'VLLMCustomAPIChat',
+}
+COMPLETION_MODELS = {
+    'VLLMCustomAPI': 'VLLMCustomAPI',
+    'VLLMCustomAPIStream': 'VLLMCustomAPI',
+    'CompletionModel': 'VLLMCustomAPI',
+}
+# The model name sent in the request body; given so AISBench does not ask a
+# server for it (``_get_service_model_path``).
+SERVED_MODEL = 'aisbench-reference'
+
+
+class HarnessError(Exception):
+    """A problem with the harness input (not AISBench behaviour): never recorded."""
+
+
+def _type_name(cfg: dict) -> str:
+    """``'ais_bench.benchmark.openicl.ZeroRetriever'`` and ``'ZeroRetriever'`` -> ``'ZeroRetriever'``."""
+    value = cfg.get('type')
+    if not isinstance(value, str):
+        raise HarnessError(f'config type= must be a string name, got {value!r}')
+    return value.rsplit('.', 1)[-1]
+
+
+def _plain(value: Any) -> Any:
+    """ConfigDict/tuples -> dicts/lists, so AISBench sees ordinary objects."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _with_short_type(cfg: dict) -> dict:
+    """A template/retriever/inferencer config whose type is the bare registry name."""
+    return {**cfg, 'type': _type_name(cfg)}
+
+
+def _template_cfg(infer_cfg: dict, key: str) -> dict | None:
+    cfg = infer_cfg.get(key)
+    return None if cfg is None else _with_short_type(cfg)
+
+
+class ModelSpec:
+    """One entry of a promptkit model config, as the AISBench model it stands for.
+
+    Only ``type``, ``abbr`` and ``meta_template`` are read: the other keys of a
+    promptkit model config (``mm_placeholders``, ``max_seq_len``, ...) are not
+    AISBench parameters.  ``generation_kwargs={}`` is passed because the wheel's
+    ``BaseAPIModel`` keeps the default ``None`` and ``get_request_body`` then
+    fails on ``None.copy()``; real AISBench configs always set it.
+    No model config means ``VLLMCustomAPI`` without a meta template, i.e.
+    ``LMTemplateParser(None)``: the prompt items joined with newlines.
+    """
+
+    def __init__(self, model_cfg: dict | None):
+        if model_cfg is None:
+            self.abbr = None
+            self.kind = 'completion'
+            ais_type, meta = 'VLLMCustomAPI', None
+        else:
+            type_name = _type_name(model_cfg)
+            self.abbr = model_cfg.get('abbr', type_name)
+            meta = model_cfg.get('meta_template')
+            if type_name in CHAT_MODELS:
+                self.kind, ais_type = 'chat', CHAT_MODELS[type_name]
+            elif type_name in NO_META_CHAT_MODELS:
+                if meta is not None:
+                    raise HarnessError(f'{type_name} with a meta template: use VLLMCustomAPIChat')
+                self.kind, ais_type = 'chat-no-meta', NO_META_CHAT_MODELS[type_name]
+            elif type_name in COMPLETION_MODELS:
+                self.kind, ais_type = 'completion', COMPLETION_MODELS[type_name]
+            else:
+                raise HarnessError(f'unknown model type {type_name!r}')
+        self.model_cfg: dict[str, Any] = dict(type=ais_type, model=SERVED_MODEL,
+                              meta_template=meta, generation_kwargs={})
+
+
+# --------------------------------------------------------------------------
+# Dataset: a JSONL file -> AISBench BaseDataset (adds 'subdivision', 'idx').
+
+def load_jsonl(path: str) -> datasets.Dataset:
+    rows = []
+    with open(path, encoding='utf-8') as handle:
+        for line_no, line in enumerate(handle, 1):
+            if line.strip():
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise HarnessError(f'{path}:{line_no}: expected a JSON object')
+                rows.append(row)
+    if not rows:
+        raise HarnessError(f'{path}: no rows')
+    keys = list(rows[0])
+    for line_no, row in enumerate(rows, 1):
+        if list(row) != keys:
+            raise HarnessError(
+                f'{path}: row {line_no} has keys {list(row)}, expected {keys} '
+                '(the harness needs every row to have the same keys in the same order)')
+    return datasets.Dataset.from_list(rows)
+
+
+class ReferenceJsonlDataset(BaseDataset):
+    """AISBench's BaseDataset over one JSONL file.
+
+    BaseDataset builds the DatasetReader (train = test = the file) and then
+    appends ``subdivision`` (``<abbr>_<split>``) and ``idx`` (row number)
+    columns to every row, as for any AISBench dataset.
+    """
+
+    def load(self, path: str) -> datasets.Dataset:  # noqa: D102 - BaseDataset hook
+        return load_jsonl(path)
+
+
+def build_dataset(ds_cfg: dict, base_dir: str) -> ReferenceJsonlDataset:
+    path = ds_cfg.get('path')
+    if not isinstance(path, str):
+        raise HarnessError(f'dataset path must be a JSONL file name, got {path!r}')
+    return ReferenceJsonlDataset(reader_cfg=dict(ds_cfg.get('reader_cfg', {})),
+                                 abbr=ds_cfg.get('abbr', 'dataset'),
+                                 path=os.path.join(base_dir, path))
+
+
+# --------------------------------------------------------------------------
+# The network: the only part of the request path that is not AISBench's.
+
+def load_replies(path: str | None) -> dict[tuple[int, int], str] | None:
+    """``{"index", "turn", "reply"}`` lines -> ``{(index, turn): reply}``."""
+    if path is None:
+        return None
+    replies = {}
+    with open(path, encoding='utf-8') as handle:
+        for line_no, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            key = (item['index'], item['turn'])
+            if key in replies:
+                raise HarnessError(f'{path}:{line_no}: second reply for index {key[0]} turn {key[1]}')
+            replies[key] = item['reply']
+    return replies
+
+
+class ScriptedServer:
+    """Replaces ``model.text_infer``: records each request body, answers from a script.
+
+    ``BaseAPIModel.generate`` calls ``get_request_body`` (AISBench) and then
+    ``text_infer(request_body, output)``; this stand-in keeps the body and
+    feeds the scripted reply through the model's own ``parse_text_response``,
+    so ``output.content`` is set exactly as a server answer would set it.
+    ``generate`` swallows exceptions raised here (retry loop), so a missing
+    reply is remembered and checked after the run: it is an error only if a
+    later turn of the same row was requested, i.e. if the reply was needed.
+    The last turn's reply never reaches a prompt and may be left out.
+    """
+
+    def __init__(self, model, kind: str, replies: dict[tuple[int, int], str] | None):
+        self.model = model
+        self.kind = kind
+        self.replies = replies
+        self.row = -1  # set by render_pair before each do_request
+        self.requests: list[dict] = []
+        self.missing: list[tuple[int, int]] = []
+        model.text_infer = self.text_infer
+
+    async def text_infer(self, request_body: dict, output) -> None:
+        turn = output.turn_id
+        # Chat: the messages with 'role' first for readability (key order carries no meaning).
+        prompt = ([{'role': m['role'], **m} for m in request_body['messages']]
+                  if self.kind == 'chat' else request_body['prompt'])
+        self.requests.append(dict(index=self.row, turn=turn, prompt=prompt))
+        if self.replies is None:
+            reply = f'<reply {self.row}.{turn}>'
+        elif (self.row, turn) in self.replies:
+            reply = self.replies[self.row, turn]
+        else:
+            self.missing.append((self.row, turn))
+            reply = ''
+        response: dict[str, Any]
+        if self.kind == 'chat':
+            response = {'choices': [{'message': {'role': 'assistant', 'content': reply}}]}
+        else:
+            response = {'choices': [{'text': reply}]}
+        await self.model.parse_text_response(response, output)
+        output.success = True
+
+
+class NoSession:
+    """Passed as the aiohttp session: the scripted server never opens a connection."""
+
+    def __getattr__(self, name):
+        raise HarnessError(f'the harness makes no HTTP calls (session.{name} used)')
+
+
+def install_no_meta_parser(model) -> None:
+    """Make a VLLMCustomAPIChat parse with ``APITemplateParser(None)``.
+
+    That parser returns the items' texts joined with newlines, or, when there
+    is no text at all, the flat list of multimodal parts.  A string goes
+    through ``VLLMCustomAPIChat.get_request_body`` unchanged (one user
+    message); a parts list, which that method cannot take, is sent as the
+    content of one user message.  This wiring is the harness's, not AISBench's.
+    """
+    model.template_parser = APITemplateParser(None)
+    build_body = model.get_request_body
+
+    async def get_request_body(input_data, max_out_len, output, **args):
+        if isinstance(input_data, str):
+            return await build_body(input_data, max_out_len, output, **args)
+        return {'messages': [{'role': 'user', 'content': list(input_data)}]}
+
+    model.get_request_body = get_request_body
+
+
+# --------------------------------------------------------------------------
+# One dataset x model pair.
+
+async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
+                      replies: dict[tuple[int, int], str] | None) -> list[dict]:
+    infer_cfg = ds_cfg['infer_cfg']
+    inferencer_cfg = _with_short_type(infer_cfg['inferencer'])
+    multi_turn = inferencer_cfg['type'] == 'MultiTurnGenInferencer'
+    if multi_turn and inferencer_cfg.get('infer_mode', 'every') == 'every' and replies is None:
+        raise HarnessError(f'{ds_cfg.get("abbr")}: infer_mode every needs --replies')
+
+    dataset = build_dataset(ds_cfg, base_dir)
+    retriever = ICL_RETRIEVERS.build({
+        **_with_short_type(infer_cfg['retriever']),
+        'dataset': dataset,
+        'prompt_template': _template_cfg(infer_cfg, 'prompt_template'),
+        'ice_template': _template_cfg(infer_cfg, 'ice_template'),
+    })
+    with tempfile.TemporaryDirectory() as out_dir:
+        # The inferencer builds the model from model_cfg (build_model_from_cfg)
+        # and owns a janus queue, so it must be created inside the event loop.
+        inferencer = ICL_INFERENCERS.build({
+            **inferencer_cfg, 'model_cfg': model.model_cfg,
+            'output_json_filepath': out_dir})
+        if model.kind == 'chat-no-meta':
+            install_no_meta_parser(inferencer.model)
+        server = ScriptedServer(inferencer.model, 'completion' if model.kind == 'completion' else 'chat', replies)
+        shots = [list(ids) for ids in retriever.retrieve()]
+        for data in inferencer.get_data_list(retriever):
+            server.row = data['index']
+            await inferencer.do_request(data, None, session=NoSession())
+    requested = {(r['index'], r['turn']) for r in server.requests}
+    needed = [(row, turn) for row, turn in server.missing if (row, turn + 1) in requested]
+    if needed:
+        raise HarnessError(f'{ds_cfg.get("abbr")}: no reply for (index, turn) {needed}')
+
+    head = {'dataset': ds_cfg.get('abbr'), 'model': model.abbr}
+    records = []
+    for request in server.requests:
+        record = {**head, 'index': request['index'], 'mode': 'gen'}
+        if multi_turn:
+            record['turn'] = request['turn']
+        record['prompt'] = request['prompt']
+        record['ice_idx'] = shots[request['index']]
+        records.append(record)
+    return records
+
+
+def render_dataset(ds_cfg: dict, base_dir: str, model: ModelSpec,
+                   replies: dict[tuple[int, int], str] | None) -> list[dict]:
+    """All requests for one pair, or one error record if AISBench raises."""
+    try:
+        return asyncio.run(render_pair(ds_cfg, base_dir, model, replies))
+    except HarnessError:
+        raise
+    except Exception as exc:  # the harness records AISBench's failures
+        return [{'dataset': ds_cfg.get('abbr'), 'model': model.abbr,
+                 'error': f'{type(exc).__name__}: {exc}'}]
+
+
+def load_config_list(path: str, key: str) -> list[dict]:
+    cfg = Config.fromfile(path, format_python_code=False)
+    if key not in cfg:
+        raise HarnessError(f'{path}: no top-level {key!r} list')
+    return _plain(cfg[key])
+
+
+def render(dataset_cfg_path: str, model_cfg_path: str | None = None,
+           replies_path: str | None = None) -> list[dict]:
+    """All records for every dataset in one config, for each model (or none)."""
+    base_dir = os.path.dirname(os.path.abspath(dataset_cfg_path))
+    ds_cfgs = load_config_list(dataset_cfg_path, 'datasets')
+    model_cfgs = load_config_list(model_cfg_path, 'models') if model_cfg_path else [None]
+    replies = load_replies(replies_path)
+    records = []
+    for model_cfg in model_cfgs:
+        model = ModelSpec(model_cfg)
+        for ds_cfg in ds_cfgs:
+            records.extend(render_dataset(ds_cfg, base_dir, model, replies))
+    return records
+
+
+def write_jsonl(records: list[dict], handle) -> None:
+    for record in records:
+        handle.write(json.dumps(record, ensure_ascii=False) + '\n')
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('dataset_cfg', help='promptkit-format dataset config (.py)')
+    parser.add_argument('--model', help='promptkit-format model config (.py)')
+    parser.add_argument('--replies', help='JSONL of {"index", "turn", "reply"} (infer_mode every)')
+    parser.add_argument('--out', help='output JSONL file (default: stdout)')
+    args = parser.parse_args(argv)
+    records = render(args.dataset_cfg, args.model, args.replies)
+    if args.out:
+        with open(args.out, 'w', encoding='utf-8') as handle:
+            write_jsonl(records, handle)
+    else:
+        write_jsonl(records, sys.stdout)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

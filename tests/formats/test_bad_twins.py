@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import Renderer, build_dataset, validate_file
+from promptkit import DatasetError, Renderer, build_dataset, validate_file
 
 DATASETS = Path(__file__).parents[2] / "configs" / "datasets"
 TWINS = {
@@ -122,7 +122,7 @@ def test_bad_record_aborts_the_load_with_the_report(fmt, tmp_path):
     mixed.write_text(good.read_text(encoding="utf-8") + bad.read_text(encoding="utf-8").splitlines()[2] + "\n", encoding="utf-8")
     renderer = Renderer(build_dataset(dict(abbr="m", type=type_name, path=str(mixed))))
     line = len(good.read_text(encoding="utf-8").splitlines()) + 1
-    with pytest.raises(Exception) as caught:
+    with pytest.raises(DatasetError) as caught:
         len(renderer)
     message = str(caught.value)
     assert f"1 of {line} record(s) break the format's rules:\n{mixed}:{line}: {EXPECTED[fmt][2].split(': ', 1)[1]}" in message

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import ConfigError, PromptTemplate, RetrieverError, build_dataset, load_datasets
+from promptkit import ConfigError, DatasetError, PromptTemplate, RetrieverError, build_dataset, load_datasets
 
 GPT4O = Path(__file__).parents[2] / "configs" / "models" / "gpt_4o_api.py"
 
@@ -128,7 +128,7 @@ def test_format_files_must_be_jsonl(tmp_path):
     path = tmp_path / "x.json"
     path.write_text("[]", encoding="utf-8")
     spec = build_dataset(dict(abbr="s", type="XpertFormatDataset", path=str(path)))
-    with pytest.raises(Exception, match="a xpert dataset is a JSON Lines file"):
+    with pytest.raises(DatasetError, match="a xpert dataset is a JSON Lines file"):
         spec.loader.load()
 
 

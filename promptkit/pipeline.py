@@ -25,7 +25,7 @@ from promptkit.config.loader import DatasetSpec
 from promptkit.conversation import Conversation
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
-from promptkit.formats import FormatDataset
+from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter, count_tokens
@@ -348,6 +348,11 @@ class Renderer:
         loader = self.dataset.loader
         return loader if isinstance(loader, FormatDataset) else None
 
+    @cached_property
+    def _calib_source(self) -> FormatDataset | AdapterDataset | None:
+        loader = self.dataset.loader
+        return loader if isinstance(loader, (FormatDataset, AdapterDataset)) else None
+
     def _request(self, row: Row) -> dict[str, Any] | None:
         """The row's request fields (``tools``, …) for chat models; ``None`` for completion models."""
         if self._format is None or not self._format.request_columns or self._final_model.kind != "chat":
@@ -356,7 +361,7 @@ class Renderer:
 
     def _calibration(self, row: Row, index: int, ice_idx: list[int], labels: Sequence[Hashable | None]) -> list[RenderedPrompt]:
         """``calib`` prompts: the row's unconditioned form with the same shots (one per label in ppl mode)."""
-        calib = self._format.calib_row(row) if self._format is not None else None
+        calib = self._calib_source.calib_row(row) if self._calib_source is not None else None
         if calib is None:
             return []
         out = []

@@ -17,13 +17,13 @@ in EvalScope's ``MultiChoiceAdapter``: it gets ``options`` (the list),
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from promptkit.data.loaders import Splits, _resolve, read_rows
 from promptkit.errors import ConfigError, DatasetError
-from promptkit.formats.base import choice_columns
+from promptkit.formats.base import blanked, check_calib_blank, choice_columns
 
 __all__ = ["AdapterDataset", "multiple_choice_columns"]
 
@@ -49,15 +49,23 @@ class AdapterDataset:
 
     ``path`` is one file (the splits ``train`` and ``test``) or a dict of split
     name → file; ``record_to_row`` defaults to taking each record as it is.
+    ``calib_blank`` (column names) also renders each row with those columns
+    emptied, as a ``"mode": "calib"`` prompt (for PMI-style scoring).
     """
 
-    def __init__(self, path: str | Mapping[str, str], record_to_row: Callable[[Record], Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Mapping[str, str],
+        record_to_row: Callable[[Record], Mapping[str, Any]] | None = None,
+        calib_blank: Sequence[str] | None = None,
+    ) -> None:
         if not isinstance(path, (str, Path, Mapping)):
             raise ConfigError(f"path must be a file path or a dict of split name -> file path (got {path!r})", key="path")
         if record_to_row is not None and not callable(record_to_row):
             raise ConfigError(f"record_to_row must be a function record -> row (got {record_to_row!r})", key="record_to_row")
         self.path = path
         self.record_to_row = record_to_row
+        self.calib_blank = check_calib_blank(calib_blank)
 
     def load(self, base_dir: Path | None = None) -> Splits:
         if isinstance(self.path, Mapping):
@@ -80,6 +88,10 @@ class AdapterDataset:
             return multiple_choice_columns(dict(row))
         except DatasetError as error:
             raise error.add_context(file=file, row=number) from None
+
+    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
+        """The row's calibration form (``calib_blank`` columns emptied), or ``None`` without ``calib_blank``."""
+        return blanked(row, self.calib_blank) if self.calib_blank is not None else None
 
     def __repr__(self) -> str:
         return f"AdapterDataset(path={self.path!r})"

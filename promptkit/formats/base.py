@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 __all__ = [
     "FEW_SHOT_SPLIT",
     "FormatDataset",
+    "blanked",
+    "check_calib_blank",
     "RecordFormat",
     "blank_last_user_text",
     "check_file",
@@ -146,6 +148,25 @@ def last_user_text(messages: list[dict[str, Any]]) -> str:
     return next((message_text(m) for m in reversed(messages) if m["role"] == "user"), "")
 
 
+def check_calib_blank(calib_blank: Any) -> tuple[str, ...] | None:
+    """The ``calib_blank`` setting of a dataset config: column names, or ``None``."""
+    if calib_blank is None:
+        return None
+    if isinstance(calib_blank, str) or not isinstance(calib_blank, Sequence) or not all(isinstance(c, str) for c in calib_blank):
+        raise ConfigError(f"calib_blank must be a list of column names (got {calib_blank!r})", key="calib_blank")
+    return tuple(calib_blank)
+
+
+def blanked(row: Mapping[str, Any], columns: Sequence[str]) -> Row:
+    """The calibration form of ``row``: ``columns`` emptied (``question`` also empties the last user message's text)."""
+    out = dict(row)
+    for column in columns:
+        out[column] = ""
+        if column == "question" and "messages" in out:
+            out["messages"] = blank_last_user_text(out["messages"])
+    return out
+
+
 def blank_last_user_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages with the text parts of the last user message emptied (media parts kept)."""
     out = list(messages)
@@ -179,11 +200,9 @@ class FormatDataset(ABC):
             raise ConfigError(f"the split name {FEW_SHOT_SPLIT!r} is reserved for the records' embedded few-shot examples", key="path")
         if not isinstance(allow_bad, bool):
             raise ConfigError(f"allow_bad must be True or False (got {allow_bad!r})", key="allow_bad")
-        if calib_blank is not None and (isinstance(calib_blank, str) or not all(isinstance(c, str) for c in calib_blank)):
-            raise ConfigError(f"calib_blank must be a list of column names (got {calib_blank!r})", key="calib_blank")
         self.path = path
         self.allow_bad = allow_bad
-        self.calib_blank = tuple(calib_blank) if calib_blank is not None else None
+        self.calib_blank = check_calib_blank(calib_blank)
         #: The validation report of each split's file, filled by :meth:`load`.
         self.reports: dict[str, ValidationReport] = {}
 
@@ -254,14 +273,7 @@ class FormatDataset(ABC):
         empties the text of the last user message of ``messages``); formats
         with their own unconditioned input override this.
         """
-        if self.calib_blank is None:
-            return None
-        out = dict(row)
-        for column in self.calib_blank:
-            out[column] = ""
-            if column == "question" and "messages" in out:
-                out["messages"] = blank_last_user_text(out["messages"])
-        return out
+        return blanked(row, self.calib_blank) if self.calib_blank is not None else None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(path={self.path!r}, allow_bad={self.allow_bad})"

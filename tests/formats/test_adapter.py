@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import DatasetError, Renderer, build_dataset, load_datasets
+from promptkit import ConfigError, DatasetError, Renderer, build_dataset, load_datasets
 
 CONFIG = Path(__file__).parents[2] / "configs" / "datasets" / "adapter_demo" / "adapter_demo_gen.py"
 
@@ -39,3 +39,19 @@ def test_without_record_to_row_records_are_rows(write_jsonl):
     renderer = Renderer(spec)
     assert renderer.render(0)[0].prompt == "2+2?\nA. 3\nB. 4\n(A,B) "
     assert renderer.test_rows[0]["options"] == [{"id": "A", "content": "3"}, {"id": "B", "content": "4"}]
+
+
+def test_calib_blank_renders_a_calibration_prompt_per_row(write_jsonl):
+    """calib_blank=['question'] adds a calib prompt with the question emptied and the choices kept."""
+    path = write_jsonl([{"question": "2+2?", "choices": ["3", "4"], "answer": "B"}])
+    spec = build_dataset(dict(abbr="a", type="AdapterDataset", path=str(path), calib_blank=["question"],
+                              reader_cfg=dict(input_columns=["question"], output_column="answer"),
+                              infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="Q: {question}\n{choices}\nA: {answer}"),
+                                             retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))))
+    gen, calib = Renderer(spec).render(0)
+    assert (gen.mode, gen.prompt) == ("gen", "Q: 2+2?\nA. 3\nB. 4\nA: ")
+    assert (calib.mode, calib.prompt) == ("calib", "Q: \nA. 3\nB. 4\nA: ")
+    with pytest.raises(ConfigError, match="calib_blank must be a list of column names \\(got 'question'\\)"):
+        build_dataset(dict(abbr="a", type="AdapterDataset", path=str(path), calib_blank="question",
+                           reader_cfg=dict(input_columns=["question"]), infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="{question}"),
+                           retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))))

@@ -148,7 +148,8 @@ def _render(args: argparse.Namespace) -> int:
                     record = prompt.to_record()
                     if args.spans:
                         try:
-                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, prompt.mode)
+                            mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
                         except PromptkitError as error:
                             raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
                         record["spans"] = [span.dump() for span in spans]

@@ -39,3 +39,11 @@ def test_validate_reports_a_missing_file(capsys, tmp_path):
     """validate on a missing file exits 1 with one line naming it."""
     assert main(["validate", str(tmp_path / "nope.jsonl"), "--format", "xpert"]) == 1
     assert capsys.readouterr().err == f"promptkit: error: file {tmp_path / 'nope.jsonl'}: data file {str(tmp_path / 'nope.jsonl')!r} not found\n"
+
+
+def test_render_spans_cover_calibration_prompts(capsys):
+    """--spans works on calib records too (they render in the task's mode)."""
+    assert main(["render", str(FILES["standard"]), "--format", "standard", "--model", str(LLAMA3), "--indices", "1", "--spans"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["mode"] for r in records] == ["gen", "calib"]
+    assert all(r["spans"] and r["spans"][-1]["end"] == len(r["prompt"]) for r in records)

@@ -47,3 +47,13 @@ def test_render_spans_cover_calibration_prompts(capsys):
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["mode"] for r in records] == ["gen", "calib"]
     assert all(r["spans"] and r["spans"][-1]["end"] == len(r["prompt"]) for r in records)
+
+
+def test_check_template_takes_a_format_config_with_calibration_prompts(capsys):
+    """check-template renders a format dataset's calib prompts in the task's mode instead of failing on them."""
+    root = Path(__file__).parents[2] / "configs"
+    status = main(["check-template", str(root / "models" / "chat_template" / "llama3_1_8b_instruct_meta.py"),
+                   str(root / "datasets" / "standard_sample_demo" / "standard_sample_demo_gen.py"), "--count", "2"])
+    out = capsys.readouterr().out
+    # Rows 0 and 1, and row 1's calib prompt; Llama-3.1's template adds a default system prompt, so they differ (status 1).
+    assert (status, "of 3 prompts agree" in out) == (1, True)

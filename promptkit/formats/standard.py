@@ -15,7 +15,8 @@ or messages.  A string ``content`` is the same as one text part; the legacy
 (the seed allows extensions) in the row's ``extra`` column.
 
 Rows: ``id``, ``task_type``, ``messages`` (normalized: content is a list of
-parts), ``question`` (the text of the last user message), ``options``,
+parts), ``question`` (the text of the last user message), ``history`` (the
+user/assistant turns before it, as text), ``options``,
 ``choices`` (``'A. …\\nB. …'``), ``letters`` (``'A,B,C,D'``), ``answer`` (the
 label, else ``references[0]``), ``references``, ``label``, the media URLs
 ``images``/``audios``/``videos``/``files``, ``tools``, ``tool_choice``,
@@ -31,7 +32,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import RecordFormat, Row, choice_columns, last_user_text
+from promptkit.formats.base import RecordFormat, Row, choice_columns, last_user_text, message_text
 
 __all__ = ["FORMAT", "Sample"]
 
@@ -275,6 +276,12 @@ def _media(messages: list[dict[str, Any]]) -> dict[str, list[str]]:
     return out
 
 
+def _history(messages: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The user/assistant turns before the last user message, as ``{role, content}`` text (XpertFormat's ``history``)."""
+    last_user = max((i for i, m in enumerate(messages) if m["role"] == "user"), default=0)
+    return [{"role": m["role"], "content": message_text(m)} for m in messages[:last_user] if m["role"] in ("user", "assistant")]
+
+
 def _shot_row(shot: FewShotItem) -> Row:
     messages = [dump_message(m) for m in shot.messages]
     return {
@@ -298,6 +305,7 @@ def _to_row(sample: Sample) -> tuple[Row, list[FewShotItem]]:
         "task_type": sample.task_type,
         "messages": messages,
         "question": last_user_text(messages),
+        "history": _history(messages),
         **option_rows(sample.options),
         "answer": answer_text(sample.label, sample.references) or "",
         "references": [reference_text(r) for r in sample.references or ()],

@@ -175,3 +175,27 @@ def test_mm_prompt_template_uses_the_media_columns(render_records):
     assert renderer.render(0)[0].prompt == [
         {"role": "user", "content": [{"type": "text", "text": "What is shown?"}, {"type": "image_url", "image_url": {"url": "images/cat.jpg"}}]}
     ]
+
+
+def test_embedded_shots_work_with_any_ice_template(render_records):
+    """A string ice_template renders a sample's own examples through their columns, before the question."""
+    record = {**QA, "few_shot_examples": [SHOT, {"messages": [text("user", "3 + 3?")], "references": ["6"]}]}
+    renderer = render_records(
+        "StandardSampleDataset",
+        [record],
+        reader_cfg=dict(input_columns=["question"], output_column="answer", train_split="few_shot"),
+        infer_cfg=dict(
+            ice_template=dict(type="PromptTemplate", template="Q: {question}\nA: {answer}"),
+            prompt_template=dict(type="PromptTemplate", template="</E>Q: {question}\nA: {answer}", ice_token="</E>"),
+            retriever=dict(type="EmbeddedShotsRetriever", ice_separator="\n\n", ice_eos_token="\n\n"),
+            inferencer=dict(type="GenInferencer"),
+        ),
+    )
+    assert renderer.render(0)[0].prompt == "Q: 1 + 1?\nA: 2\n\nQ: 3 + 3?\nA: 6\n\nQ: 2 + 2?\nA: "
+
+
+def test_history_column_holds_the_earlier_turns(render_records):
+    """A dialogue sample's row has the turns before the last user message as history (system left out)."""
+    record = {"schema_version": "v1", "id": "d", "messages": [text("system", "s"), text("user", "a"), text("assistant", "b"), text("user", "c")]}
+    row = render_records("StandardSampleDataset", [record]).test_rows[0]
+    assert (row["question"], row["history"]) == ("c", [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}])

@@ -7,6 +7,7 @@ The pipeline, one stage per package::
                         model meta template ────► completion string | chat messages
 
 * ``promptkit.data`` — rows from files, ``reader_cfg``;
+* ``promptkit.formats`` — community dataset formats, validated record by record;
 * ``promptkit.retrievers`` — which rows become shots;
 * ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
 * ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
@@ -30,6 +31,15 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
+from promptkit.formats import (
+    AdapterDataset,
+    StandardSampleDataset,
+    TaskSpecDataset,
+    ValidationReport,
+    Violation,
+    XpertFormatDataset,
+    validate_file,
+)
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
@@ -50,11 +60,14 @@ from promptkit.retrievers import (
     VotekRetriever,
     ZeroRetriever,
 )
+from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
+from promptkit.templates.messages_template import MessagesTemplate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AdapterDataset",
     "BM25Retriever",
     "ChatModel",
     "ChatTemplate",
@@ -65,6 +78,7 @@ __all__ = [
     "DPPRetriever",
     "DatasetError",
     "DatasetSpec",
+    "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
     "JinjaPromptTemplate",
@@ -73,6 +87,7 @@ __all__ = [
     "MMPromptTemplate",
     "Marker",
     "MediaPolicy",
+    "MessagesTemplate",
     "MetaTemplate",
     "MetaTemplateError",
     "MissingDependencyError",
@@ -94,9 +109,14 @@ __all__ = [
     "RowsDataset",
     "SlidingWindowRetriever",
     "Span",
+    "StandardSampleDataset",
+    "TaskSpecDataset",
     "TemplateError",
     "TopkRetriever",
+    "ValidationReport",
+    "Violation",
     "VotekRetriever",
+    "XpertFormatDataset",
     "ZeroRetriever",
     "build_dataset",
     "build_model",
@@ -104,4 +124,5 @@ __all__ = [
     "load_datasets",
     "load_models",
     "load_replies",
+    "validate_file",
 ]

@@ -26,6 +26,7 @@ from promptkit.conversation import Conversation
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
+from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter
@@ -65,6 +66,8 @@ class RenderedPrompt:
     turn: int | None = None
     #: The media parts a completion model's placeholders stand for, in order (multimodal templates only).
     media: list[dict[str, Any]] | None = None
+    #: Fields a chat request carries next to the messages (e.g. ``tools``, ``tool_choice``), from the row.
+    request: dict[str, Any] | None = None
     #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
     truncated: bool = False
 
@@ -84,8 +87,10 @@ class RenderedPrompt:
         record["ice_idx"] = self.ice_idx
         record["n_shots"] = len(self.ice_idx)
         record["truncated"] = self.truncated
-        if self.mode == "ppl":
+        if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
+        if self.request:
+            record.update(self.request)
         return record
 
 
@@ -308,7 +313,7 @@ class Renderer:
         except PromptkitError as error:
             raise error.add_context(row=index if index >= 0 else None, **self._where) from None
         truncated = len(used) < len(ice_idx)
-        return RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media, truncated)
+        return RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media, truncated=truncated)
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -326,7 +331,8 @@ class Renderer:
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, **self._where) from None
             truncated = len(used) < len(ice_idx)
-            return [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, truncated)]
+            out = [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, self._request(row), truncated=truncated)]
+            return out + self._calibration(row, index, used, [None])
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
@@ -341,7 +347,40 @@ class Renderer:
             if len(used) != len(shots):
                 intermediate, final, media = self._render_once(row, shots, label)
             truncated = len(shots) < len(ice_idx)
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, truncated))
+            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, self._request(row), truncated=truncated))
+        return out + self._calibration(row, index, shots, self.labels)
+
+    # -- what format datasets add: request fields and calibration prompts ----------
+    @cached_property
+    def _format(self) -> FormatDataset | None:
+        loader = self.dataset.loader
+        return loader if isinstance(loader, FormatDataset) else None
+
+    @cached_property
+    def _calib_source(self) -> FormatDataset | AdapterDataset | None:
+        loader = self.dataset.loader
+        return loader if isinstance(loader, (FormatDataset, AdapterDataset)) else None
+
+    def _request(self, row: Row) -> dict[str, Any] | None:
+        """The row's request fields (``tools``, …) for chat models; ``None`` for completion models."""
+        if self._format is None or not self._format.request_columns or self._final_model.kind != "chat":
+            return None
+        return {column: row[column] for column in self._format.request_columns if row.get(column) is not None} or None
+
+    def _calibration(self, row: Row, index: int, ice_idx: list[int], labels: Sequence[Hashable | None]) -> list[RenderedPrompt]:
+        """``calib`` prompts: the row's unconditioned form with the same shots (one per label in ppl mode)."""
+        calib = self._calib_source.calib_row(row) if self._calib_source is not None else None
+        if calib is None:
+            return []
+        out = []
+        for label in labels:
+            try:
+                intermediate, final, media = self._render_once(calib, ice_idx, label)
+            except PromptkitError as error:
+                raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
+            out.append(
+                RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "calib", final, ice_idx, label, intermediate, None, media, self._request(row))
+            )
         return out
 
     @cached_property

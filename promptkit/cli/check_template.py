@@ -61,6 +61,9 @@ def _prompts(args: argparse.Namespace, model: CompletionModel) -> Iterator[tuple
         for index in range(min(args.count, len(renderer))):
             for rendered in renderer.render(index):
                 label = f"{dataset.abbr} row {index}" + (f" label {rendered.label!r}" if rendered.mode == "ppl" else "")
+                if rendered.mode == "calib":  # a format dataset's calibration prompt, rendered in the task's mode
+                    yield f"{label} calib", rendered.intermediate, renderer.mode
+                    continue
                 yield label, rendered.intermediate, rendered.mode
 
 

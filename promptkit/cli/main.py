@@ -1,4 +1,4 @@
-"""``promptkit preview`` (for people) and ``promptkit render`` (for programs)."""
+"""``promptkit preview`` (for people), ``promptkit render`` (for programs), ``promptkit validate`` (data files)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from promptkit.cli.validate import add_parser as add_validate_parser
+from promptkit.cli.validate import file_dataset
+from promptkit.cli.validate import run as run_validate
 from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
 from promptkit.errors import ConfigError, PromptkitError
+from promptkit.formats import FORMATS
 from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
@@ -24,7 +28,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
+        sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`), or a .jsonl data file with --format")
+        sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
         sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file (defines `models = [...]`); default: a completion model with no meta template")
         sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
         sub.add_argument(
@@ -55,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     from promptkit.cli import check_template
 
     check_template.add_parser(commands)
+    add_validate_parser(commands)
     return parser
 
 
@@ -66,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "preview":
             return _preview(args)
+        if args.command == "validate":
+            return run_validate(args)
         if args.command == "check-template":
             from promptkit.cli.check_template import run
 
@@ -81,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _pairs(args: argparse.Namespace) -> Iterator[tuple[DatasetSpec, Model | None]]:
-    datasets = load_datasets(args.dataset_config)
+    datasets = [file_dataset(args.dataset_config, args.format)] if args.format else load_datasets(args.dataset_config)
     if args.dataset is not None:
         chosen = [d for d in datasets if d.abbr == args.dataset]
         if not chosen:
@@ -150,7 +158,8 @@ def _render(args: argparse.Namespace) -> int:
                     record = prompt.to_record()
                     if args.spans:
                         try:
-                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, prompt.mode)
+                            mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
                         except PromptkitError as error:
                             raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
                         record["spans"] = [span.dump() for span in spans]

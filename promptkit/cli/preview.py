@@ -42,6 +42,8 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
         root = renderer.media_root
         for prompt in prompts:
             title = f"label {prompt.label!r}" if prompt.mode == "ppl" else f"turn {prompt.turn}" if prompt.turn is not None else "prompt"
+            if prompt.mode == "calib":  # a calibration (unconditioned) prompt of a format dataset
+                title = "calib" if prompt.label is None else f"calib, label {prompt.label!r}"
             console.print(Panel(_promptlist(prompt.intermediate, root), title=f"{title}: template output", title_align="left", border_style="blue"))
             console.print(Panel(_final(prompt, root), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
             segments = renderer.token_segments(prompt)

@@ -18,6 +18,7 @@ from promptkit.config.registry import resolve_type
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
+from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import Inferencer
 from promptkit.media.policy import MediaPolicy
 from promptkit.meta_templates.models import Model
@@ -34,7 +35,7 @@ class DatasetSpec:
     """A dataset config, built: where rows come from and how prompts are assembled."""
 
     abbr: str
-    loader: JsonlDataset | RowsDataset
+    loader: JsonlDataset | RowsDataset | FormatDataset | AdapterDataset
     reader: ReaderConfig
     ice_template: PromptTemplate | None
     prompt_template: PromptTemplate | None
@@ -146,15 +147,18 @@ def build_dataset(cfg: Mapping[str, Any], config_path: Path | None = None) -> Da
 
 
 def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) -> DatasetSpec:
+    loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")}
+    loader = _instantiate(loader_cfg, "dataset", "")
+    # A dataset format brings its own reader_cfg and infer_cfg, used where the config gives none.
+    defaults = loader.default_config() if isinstance(loader, FormatDataset) else {}
+    cfg = {**defaults, **cfg}
     for key in ("reader_cfg", "infer_cfg"):
         if key not in cfg:
             typo = closest(key, cfg)
             hint = f" (is {typo!r} a typo?)" if typo else ""
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
-    loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")}
     media = MediaPolicy.from_config(cfg.get("media"), config_path.parent if config_path else None)
-    loader = _instantiate(loader_cfg, "dataset", "")
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")

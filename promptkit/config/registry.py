@@ -12,6 +12,7 @@ from typing import Any
 from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
+from promptkit.formats import AdapterDataset, StandardSampleDataset, TaskSpecDataset, XpertFormatDataset
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.retrievers import (
     BM25Retriever,
@@ -24,7 +25,9 @@ from promptkit.retrievers import (
     VotekRetriever,
     ZeroRetriever,
 )
+from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
+from promptkit.templates.messages_template import MessagesTemplate
 
 __all__ = ["REGISTRY", "resolve_type"]
 
@@ -52,6 +55,16 @@ REGISTRY: dict[str, dict[str, type]] = {
     "dataset": {"JsonlDataset": JsonlDataset, "RowsDataset": RowsDataset},
     "model": {name: getattr(models, name) for name in models.__all__},
 }
+
+# Dataset formats (promptkit.formats): validated records, their own shots, default templates when infer_cfg is omitted.
+REGISTRY["dataset"].update(
+    StandardSampleDataset=StandardSampleDataset,
+    TaskSpecDataset=TaskSpecDataset,
+    XpertFormatDataset=XpertFormatDataset,
+    AdapterDataset=AdapterDataset,
+)
+REGISTRY["template"]["MessagesTemplate"] = MessagesTemplate
+REGISTRY["retriever"]["EmbeddedShotsRetriever"] = EmbeddedShotsRetriever
 
 
 def resolve_type(value: Any, kind: str, key: str) -> type:

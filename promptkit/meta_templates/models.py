@@ -153,10 +153,14 @@ class CompletionModel(Model):
         return meta
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
+        _check_mode(mode)
         if type(prompt) is str:
-            _check_mode(mode)
             return prompt  # a plain string passes through untouched, meta template or not
-        text, media = self.render_with_media(prompt, mode)
+        media: list[dict[str, Any]] = []
+        if self._roles is None:
+            text = join_without_meta(prompt, self.mm_placeholders, media)
+        else:
+            text = render_completion(prompt, self._roles, mode, self.mm_placeholders, media)
         if media:
             raise MetaTemplateError(
                 f"the prompt carries {len(media)} media part(s), which a completion string holds only as placeholders; "

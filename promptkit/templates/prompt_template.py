@@ -38,7 +38,7 @@ TextCompiler = Callable[[str], CompiledText]
 class _Text:
     """A piece of template text, cut at each ice token, each cut compiled."""
 
-    __slots__ = ("pieces", "whole")
+    __slots__ = ("pieces", "whole", "has_ice")
 
     def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
         if sep_token:
@@ -46,10 +46,7 @@ class _Text:
         self.pieces: tuple[CompiledText, ...] = tuple(compile(piece) for piece in (source.split(ice_token) if ice_token else (source,)))
         # Shots render with the ice token removed, as one piece.
         self.whole = self.pieces[0] if len(self.pieces) == 1 else compile("".join(p.source for p in self.pieces))
-
-    @property
-    def has_ice(self) -> bool:
-        return len(self.pieces) > 1
+        self.has_ice = len(self.pieces) > 1
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -63,7 +60,7 @@ class _Text:
 
 
 class _Role:
-    __slots__ = ("role", "prompt", "fallback_role", "begin", "end")
+    __slots__ = ("role", "prompt", "fallback_role", "begin", "end", "has_ice")
 
     def __init__(
         self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str, compile: TextCompiler = compile_text
@@ -75,10 +72,7 @@ class _Role:
         self.fallback_role: str | None = spec.get("fallback_role")
         self.begin: str | None = spec.get("begin")
         self.end: str | None = spec.get("end")
-
-    @property
-    def has_ice(self) -> bool:
-        return self.prompt is not None and self.prompt.has_ice
+        self.has_ice = self.prompt is not None and self.prompt.has_ice
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -197,7 +191,11 @@ class _ChatBody:
 
     def render_section(self, name: str, items: tuple[_Text | RoleSpec, ...], values: Mapping[str, Any], ice: Prompt, out: list[Item]) -> None:
         """Append section ``name`` (its markers, ``items`` and the shots at the ice token) to ``out``."""
-        ice_items = ice.items if isinstance(ice, PromptList) else None
+        if isinstance(ice, PromptList):
+            ice_items: tuple[Item, ...] | None = ice.items
+            ice_text = ""
+        else:
+            ice_items, ice_text = None, ice
         out.append(_MARKERS[name, "begin"])
         for item in items:
             if not isinstance(item, _Text):
@@ -207,9 +205,9 @@ class _ChatBody:
                         "shots are a PromptList (chat ice_template), which cannot go inside one prompt; put the "
                         "token in its own item, e.g. begin=['</E>'], or make ice_template a string"
                     )
-                out.append(item.render(values, ice if isinstance(ice, str) else ""))
+                out.append(item.render(values, ice_text))
             elif ice_items is None:
-                out.append(item.render(values, ice))  # type: ignore[arg-type]
+                out.append(item.render(values, ice_text))
             else:
                 for i, piece in enumerate(item.pieces):
                     if i:

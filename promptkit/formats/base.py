@@ -1,0 +1,279 @@
+"""What every dataset format shares: checking a file record by record, and turning good records into rows.
+
+A :class:`RecordFormat` is a format's compiled schema (a pydantic ``TypeAdapter``,
+built once at import) plus how a validated record becomes a row and its
+embedded few-shot rows.  :func:`check_file` validates every line of a JSON Lines
+file and collects a :class:`ValidationReport`; :class:`FormatDataset` is the
+dataset ``type=`` of each format: by default a bad record aborts the load with
+the report, with ``allow_bad=True`` bad records are skipped and reported and
+every good record is kept.
+
+Embedded few-shot examples become rows of their own split, ``few_shot``
+(identical examples once), and each row lists its own in ``few_shot_ids``;
+:class:`~promptkit.retrievers.EmbeddedShotsRetriever` picks exactly those.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from promptkit.data.loaders import Splits, _resolve
+from promptkit.errors import ConfigError, DatasetError
+from promptkit.formats.report import ValidationReport, Violation, show, violations_from
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, TypeAdapter, ValidationError
+
+__all__ = [
+    "FEW_SHOT_SPLIT",
+    "FormatDataset",
+    "blanked",
+    "check_calib_blank",
+    "RecordFormat",
+    "blank_last_user_text",
+    "check_file",
+    "choice_columns",
+    "last_user_text",
+    "record_format",
+]
+
+logger = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+T = TypeVar("T")
+
+#: The split holding every row's embedded few-shot examples.
+FEW_SHOT_SPLIT = "few_shot"
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """One dataset format: its schema, its record → row mapping, and rules that span records."""
+
+    name: str
+    adapter: TypeAdapter[Any]  # compiled once, when the format's module is imported
+    #: A validated record → (row, its embedded few-shot examples, validated).
+    to_row: Callable[[Any], tuple[Row, Sequence[BaseModel]]]
+    #: A validated few-shot example → its row in the ``few_shot`` split.
+    shot_to_row: Callable[[Any], Row] | None = None
+    #: What a record contributes to rules across the file (e.g. its ``task_id``), and those rules over (line, value) pairs.
+    file_key: Callable[[Any], Any] | None = None
+    file_rules: Callable[[str, Sequence[tuple[int, Any]]], list[Violation]] | None = None
+    #: Tidies pydantic's error paths for the format (e.g. drops tagged-union tags).
+    clean_loc: Callable[[list[str | int]], list[str | int]] | None = None
+
+
+def record_format(name: str) -> RecordFormat:
+    """The compiled format ``name``; its module (pydantic models) is imported on first use, not by ``import promptkit``."""
+    return import_module(f"promptkit.formats.{name}").FORMAT  # type: ignore[no-any-return]
+
+
+def check_file(
+    path: Path, fmt: RecordFormat, display: str | None = None, convert: Callable[[Any], T] | None = None
+) -> tuple[ValidationReport, list[tuple[int, T]]]:
+    """Validate every record of a JSON Lines file: the report, and what ``convert`` made of each good record, by line.
+
+    The validated model of a record is dropped as soon as ``convert`` has
+    turned it into what the caller keeps (without ``convert``, nothing is
+    kept): a large file never holds millions of model objects, which the
+    cyclic garbage collector would rescan again and again.
+    """
+    from pydantic import ValidationError
+
+    name = display or str(path)
+    report = ValidationReport(name)
+    kept: list[tuple[int, T]] = []
+    keys: list[tuple[int, Any]] = []
+    validate = fmt.adapter.validate_json
+    with path.open(encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            report.total += 1
+            try:
+                record = validate(line.rstrip("\r\n"))
+            except ValidationError as error:
+                report.violations.extend(_json_or_schema(error, name, number, line, fmt.clean_loc))
+                continue
+            report.good_lines.append(number)
+            if fmt.file_key is not None:
+                keys.append((number, fmt.file_key(record)))
+            if convert is not None:
+                kept.append((number, convert(record)))
+    if fmt.file_rules is not None:
+        spanning = fmt.file_rules(name, keys)
+        if spanning:
+            report.violations.extend(spanning)
+            bad = {v.line for v in spanning}
+            kept = [(n, value) for n, value in kept if n not in bad]
+            report.good_lines = [n for n in report.good_lines if n not in bad]
+    report.violations.sort(key=lambda v: v.line)
+    return report, kept
+
+
+def _json_or_schema(
+    error: ValidationError, name: str, number: int, line: str, clean_loc: Callable[[list[str | int]], list[str | int]] | None
+) -> list[Violation]:
+    first = error.errors(include_url=False)[0]
+    if first["type"] == "json_invalid":
+        reason = re.sub(r" at line \d+ column (\d+)$", r" at column \1", str(first["ctx"]["error"]))
+        return [Violation(name, number, "record", f"not valid JSON: {reason}", show(line.strip()))]
+    if first["type"] in ("model_type", "model_attributes_type", "dict_type") and not first["loc"]:
+        return [Violation(name, number, "record", "must be a JSON object (one record per line)", show(first["input"]))]
+    return violations_from(error, name, number, clean_loc)
+
+
+def choice_columns(options: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """``{choices}`` (``'A. x\\nB. y'``) and ``{letters}`` (``'A,B'``) from (id, text) pairs, in order."""
+    return {
+        "choices": "\n".join(f"{key}. {text}" for key, text in options),
+        "letters": ",".join(key for key, _ in options),
+    }
+
+
+def message_text(message: Mapping[str, Any]) -> str:
+    """The text parts of a normalized message, joined by newlines."""
+    return "\n".join(part["text"] for part in message["content"] if part["type"] == "text")
+
+
+def last_user_text(messages: list[dict[str, Any]]) -> str:
+    """The text of the last user message (``''`` when there is none)."""
+    return next((message_text(m) for m in reversed(messages) if m["role"] == "user"), "")
+
+
+def check_calib_blank(calib_blank: Any) -> tuple[str, ...] | None:
+    """The ``calib_blank`` setting of a dataset config: column names, or ``None``."""
+    if calib_blank is None:
+        return None
+    if isinstance(calib_blank, str) or not isinstance(calib_blank, Sequence) or not all(isinstance(c, str) for c in calib_blank):
+        raise ConfigError(f"calib_blank must be a list of column names (got {calib_blank!r})", key="calib_blank")
+    return tuple(calib_blank)
+
+
+def blanked(row: Mapping[str, Any], columns: Sequence[str]) -> Row:
+    """The calibration form of ``row``: ``columns`` emptied (``question`` also empties the last user message's text)."""
+    out = dict(row)
+    for column in columns:
+        out[column] = ""
+        if column == "question" and "messages" in out:
+            out["messages"] = blank_last_user_text(out["messages"])
+    return out
+
+
+def blank_last_user_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with the text parts of the last user message emptied (media parts kept)."""
+    out = list(messages)
+    for i in range(len(out) - 1, -1, -1):
+        if out[i]["role"] == "user":
+            parts = [dict(part, text="") if part["type"] == "text" else part for part in out[i]["content"]]
+            out[i] = dict(out[i], content=parts)
+            break
+    return out
+
+
+class FormatDataset(ABC):
+    """Base of the format loaders (``StandardSampleDataset``, ``TaskSpecDataset``, ``XpertFormatDataset``).
+
+    ``path`` is one ``.jsonl`` file (the splits ``train`` and ``test``) or a dict
+    of split name → file.  ``allow_bad=True`` skips bad records (reported as a
+    warning and in :attr:`reports`) instead of failing.  ``calib_blank`` names
+    columns emptied to derive a calibration prompt for every row (see
+    :meth:`calib_row`).
+    """
+
+    #: The format's name: its module in ``promptkit.formats`` and its ``--format`` value.
+    format_name: ClassVar[str]
+    #: Row columns a chat request carries next to its messages (``promptkit render`` records).
+    request_columns: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, path: str | Mapping[str, str], allow_bad: bool = False, calib_blank: Sequence[str] | None = None) -> None:
+        if not isinstance(path, (str, Path, Mapping)):
+            raise ConfigError(f"path must be a .jsonl file or a dict of split name -> file (got {path!r})", key="path")
+        if isinstance(path, Mapping) and FEW_SHOT_SPLIT in path:
+            raise ConfigError(f"the split name {FEW_SHOT_SPLIT!r} is reserved for the records' embedded few-shot examples", key="path")
+        if not isinstance(allow_bad, bool):
+            raise ConfigError(f"allow_bad must be True or False (got {allow_bad!r})", key="allow_bad")
+        self.path = path
+        self.allow_bad = allow_bad
+        self.calib_blank = check_calib_blank(calib_blank)
+        #: The validation report of each split's file, filled by :meth:`load`.
+        self.reports: dict[str, ValidationReport] = {}
+
+    @abstractmethod
+    def default_config(self) -> dict[str, Any]:
+        """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none."""
+
+    @property
+    def format(self) -> RecordFormat:
+        return record_format(self.format_name)
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        # Identical few-shot examples (common: one set for a whole file) become one row of the few_shot split.
+        shot_rows: dict[str, Row] = {}
+        pool: list[Row] = []
+        shot_ids: dict[str, int] = {}
+        files = self.path.items() if isinstance(self.path, Mapping) else [("test", self.path)]
+        by_name: dict[str, list[Row]] = {}
+        for split, file in files:
+            rows = []
+            for row, keys in self._good_rows(_resolve(file, base_dir), shot_rows):
+                ids = []
+                for key in keys:
+                    if key not in shot_ids:
+                        shot_ids[key] = len(pool)
+                        pool.append(shot_rows[key])
+                    ids.append(shot_ids[key])
+                row["few_shot_ids"] = ids
+                rows.append(row)
+            by_name[str(split)] = rows
+        if not isinstance(self.path, Mapping):
+            by_name["train"] = by_name["test"]
+        by_name[FEW_SHOT_SPLIT] = pool
+        return Splits(by_name)
+
+    def _good_rows(self, path: Path, shot_rows: dict[str, Row]) -> list[tuple[Row, list[str]]]:
+        """Each good record's row and the keys of its few-shot examples (whose rows go into ``shot_rows``)."""
+        shown = str(path)
+        if path.suffix.lower() != ".jsonl":
+            raise DatasetError(f"a {self.format.name} dataset is a JSON Lines file (.jsonl), one record per line", file=shown)
+        shot_to_row = self.format.shot_to_row
+
+        def convert(record: Any) -> tuple[Row, list[str]]:
+            row, shots = self.format.to_row(record)
+            keys = []
+            for shot in shots:
+                key = shot.model_dump_json()
+                if key not in shot_rows:
+                    assert shot_to_row is not None
+                    shot_rows[key] = shot_to_row(shot)
+                keys.append(key)
+            return row, keys
+
+        report, records = check_file(path, self.format, shown, convert)
+        self.reports[shown] = report
+        if not report.ok:
+            if not self.allow_bad:
+                raise DatasetError(
+                    f"{report.describe()}\nfix these records, or set allow_bad=True in the dataset config to skip them", file=shown
+                )
+            logger.warning("skipping bad records (allow_bad=True):\n%s", report.describe(limit=len(report.violations)))
+        return [converted for _, converted in records]
+
+    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
+        """The row to render as its calibration (unconditioned) prompt, or ``None`` for no ``calib`` record.
+
+        With ``calib_blank`` the named columns are emptied (``question`` also
+        empties the text of the last user message of ``messages``); formats
+        with their own unconditioned input override this.
+        """
+        return blanked(row, self.calib_blank) if self.calib_blank is not None else None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(path={self.path!r}, allow_bad={self.allow_bad})"

@@ -1,0 +1,155 @@
+"""``MessagesTemplate``: a row that already holds OpenAI-style ``messages`` renders as those turns.
+
+Roles map to the meta-template roles (system → ``SYSTEM`` with fallback
+``HUMAN``, user → ``HUMAN``, assistant → ``BOT``); a string ``content`` or a list of text parts is the
+turn's text (parts joined by ``'\\n'``).  Message text is data, never template:
+a ``{answer}`` in it stays literal.
+
+Layout of the PromptList: leading system messages in the ``begin`` section;
+then, in the ``round`` section, the shots (each shot's messages and its answer
+as a ``BOT`` turn), the row's remaining messages, and the ``BOT`` turn of the
+item under test (its answer masked).  When the row has ``choices`` (the
+``'A. …\\nB. …'`` listing of its options) they follow the text of the last user
+message on a new line, so options are shown in order.
+
+>>> t = MessagesTemplate()
+>>> t.render({'messages': [{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': 'Say {answer}'}],
+...           'answer': 'x'}, masked='answer')
+PromptList([
+  <begin>
+  SYSTEM: 'Be brief.' [fallback_role='HUMAN']
+  </begin>
+  <round>
+  HUMAN: 'Say {answer}'
+  BOT: ''
+  </round>
+])
+
+A message with image, audio or video parts becomes a multimodal turn: its
+parts, in order (a chat model sends them as content parts; a completion model
+writes its ``mm_placeholders`` and lists the media).  A ``file_url`` part has no
+modality a model template knows, so it is refused rather than dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from promptkit.errors import TemplateError
+from promptkit.parts import MODALITIES, Part, media_key
+from promptkit.promptlist import Item, Marker, PromptList, RoleItem
+from promptkit.templates.prompt_template import Prompt, PromptTemplate
+
+__all__ = ["MessagesTemplate"]
+
+_ROLES = {"system": "SYSTEM", "user": "HUMAN", "assistant": "BOT"}
+_PART_TYPES = ("text", *(media_key(modality) for modality in MODALITIES[1:]))
+_BEGIN = (Marker("begin", "begin"), Marker("begin", "end"))
+_ROUND = (Marker("round", "begin"), Marker("round", "end"))
+_ICE = (Marker("ice", "begin"), Marker("ice", "end"))
+
+
+class MessagesTemplate(PromptTemplate):
+    """Renders the ``column`` of OpenAI-style messages of each row (see the module docstring).
+
+    ``answer_column`` is what a shot's ``BOT`` turn shows; ``list_options``
+    appends the row's ``choices`` to its last user message.  ``ice_token`` is
+    accepted for config compatibility: shots always go after the leading
+    system messages, before the others.
+    """
+
+    def __init__(self, column: str = "messages", answer_column: str = "answer", list_options: bool = True, ice_token: str = "</E>") -> None:
+        for name, value in (("column", column), ("answer_column", answer_column), ("ice_token", ice_token)):
+            if not isinstance(value, str) or not value:
+                raise TemplateError(f"{name} must be a non-empty str (got {value!r})", key=name)
+        self.column = column
+        self.answer_column = answer_column
+        self.list_options = list_options
+        self.template = f"<messages of column {column!r}>"
+        self.ice_token = ice_token
+        self.sep_token = None
+        self.labels = None
+        self.kind = "chat"
+        self.has_ice_slot = True
+        # Any row may hold media parts: completion models then list the media beside the string (``media`` in records).
+        self.is_multimodal = True
+
+    def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> PromptList:
+        """A shot: its messages as turns, then its answer as the ``BOT`` turn, in an ``ice`` section."""
+        system, turns = self._split(row)
+        answer = row.get(self.answer_column, "")
+        return PromptList._of((_ICE[0], *system, *turns, RoleItem("BOT", str(answer)), _ICE[1]))
+
+    def render(
+        self,
+        row: Mapping[str, Any],
+        ice: Prompt = "",
+        *,
+        label: Hashable | None = None,
+        masked: str | None = None,
+        mask_value: str = "",
+    ) -> PromptList:
+        """The row's messages with ``ice`` (the shots) before its first non-system message; the answer is never shown."""
+        system, turns = self._split(row)
+        # Chat shots arrive closed by the retriever's (empty) eos token: only non-empty text is kept.
+        shots: tuple[Item, ...] = tuple(item for item in ice.items if item != "") if isinstance(ice, PromptList) else ((ice,) if ice else ())
+        return PromptList._of((_BEGIN[0], *system, _BEGIN[1], _ROUND[0], *shots, *turns, RoleItem("BOT", mask_value), _ROUND[1]))
+
+    def _split(self, row: Mapping[str, Any]) -> tuple[list[RoleItem], list[RoleItem]]:
+        """(leading system turns, the other turns) of the row's messages."""
+        messages = row.get(self.column)
+        if not isinstance(messages, Sequence) or isinstance(messages, str) or not messages:
+            raise TemplateError(f"column {self.column!r} must hold a non-empty list of messages (got {messages!r})", key=self.column)
+        items = [_turn(message, i, self.column) for i, message in enumerate(messages)]
+        if self.list_options and row.get("choices"):
+            last_user = max((i for i, item in enumerate(items) if item.role == "HUMAN"), default=None)
+            if last_user is None:
+                raise TemplateError("the row has choices to list but no user message to list them in", key=self.column)
+            items[last_user] = _with_choices(items[last_user], str(row["choices"]))
+        lead = 0
+        while lead < len(items) and items[lead].role == "SYSTEM":
+            lead += 1
+        return items[:lead], items[lead:]
+
+    def __repr__(self) -> str:
+        return f"MessagesTemplate(column={self.column!r}, answer_column={self.answer_column!r}, list_options={self.list_options!r})"
+
+
+def _with_choices(item: RoleItem, choices: str) -> RoleItem:
+    """The user turn with the choices listed after its text (after its last part, for a multimodal turn)."""
+    if item.parts is not None:
+        return replace(item, parts=(*item.parts, Part.text(f"\n{choices}")))
+    return replace(item, prompt=f"{item.prompt}\n{choices}" if item.prompt else choices)
+
+
+def _turn(message: Any, index: int, column: str) -> RoleItem:
+    where = f"{column}[{index}]"
+    if not isinstance(message, Mapping) or "role" not in message or "content" not in message:
+        raise TemplateError(f"{where} must be a message dict with 'role' and 'content' (got {message!r})", key=where)
+    role = _ROLES.get(message["role"])
+    if role is None:
+        raise TemplateError(
+            f"{where} has role {message['role']!r}; MessagesTemplate renders the roles {', '.join(_ROLES)} "
+            "(tool messages belong in golden_trajectories, not in the prompt)",
+            key=where,
+        )
+    # A model without a SYSTEM role gets system text as a user turn, as the bundled chat configs do.
+    fallback = "HUMAN" if role == "SYSTEM" else None
+    content = message["content"]
+    if isinstance(content, str):
+        return RoleItem(role, content, fallback)
+    if all(part.get("type") == "text" for part in content):
+        return RoleItem(role, "\n".join(part["text"] for part in content), fallback)
+    parts = []
+    for part in content:
+        kind = part.get("type")
+        if kind not in _PART_TYPES:
+            raise TemplateError(
+                f"{where} has a {kind!r} part; a prompt carries text, image_url, audio_url and video_url parts "
+                "(a file has no modality in the models' meta templates: extract its text into the message)",
+                key=where,
+            )
+        parts.append(Part.from_dict(part))
+    return RoleItem(role, None, fallback, parts=tuple(parts))

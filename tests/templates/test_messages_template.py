@@ -1,0 +1,80 @@
+"""MessagesTemplate: a row's OpenAI-style messages as turns; its errors name the message and say what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptkit import MessagesTemplate, PromptList, RoleItem, TemplateError
+
+
+def test_string_and_part_contents_render_as_text():
+    """A str content and a list of text parts (joined by a newline) are both turn text."""
+    row = {"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}, {"role": "assistant", "content": "c"},
+                        {"role": "user", "content": "d"}]}
+    out = MessagesTemplate().render(row, mask_value="")
+    assert [item.dump() for item in out if not isinstance(item, str) and hasattr(item, "role")] == [
+        {"role": "HUMAN", "prompt": "a\nb"}, {"role": "BOT", "prompt": "c"}, {"role": "HUMAN", "prompt": "d"}, {"role": "BOT", "prompt": ""}]
+
+
+def test_shots_go_after_leading_system_messages():
+    """Shots sit in the round, before the first non-system message; system messages stay in begin."""
+    shot = MessagesTemplate().render_shot({"messages": [{"role": "user", "content": "q1"}], "answer": "a1"})
+    row = {"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "q2"}]}
+    out = MessagesTemplate().render(row, shot)
+    assert repr(out) == repr(PromptList([
+        {"section": "begin", "pos": "begin"}, {"role": "SYSTEM", "prompt": "s", "fallback_role": "HUMAN"}, {"section": "begin", "pos": "end"},
+        {"section": "round", "pos": "begin"},
+        {"section": "ice", "pos": "begin"}, {"role": "HUMAN", "prompt": "q1"}, {"role": "BOT", "prompt": "a1"}, {"section": "ice", "pos": "end"},
+        {"role": "HUMAN", "prompt": "q2"}, {"role": "BOT", "prompt": ""},
+        {"section": "round", "pos": "end"},
+    ]))
+
+
+def test_media_parts_make_a_multimodal_turn_with_choices_last():
+    """Image parts stay parts, in order; the choices follow as a text part."""
+    row = {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}]}],
+           "choices": "A. cat\nB. dog"}
+    turn = [item for item in MessagesTemplate().render(row) if isinstance(item, RoleItem)][0]
+    assert turn.prompt is None and [part.dump() for part in turn.parts] == [
+        {"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}, {"type": "text", "text": "\nA. cat\nB. dog"}]
+
+
+def test_file_part_is_refused_not_dropped():
+    """A file part is an error naming the message, instead of vanishing from the prompt."""
+    row = {"messages": [{"role": "user", "content": [{"type": "file_url", "file_url": {"url": "a.pdf"}}, {"type": "text", "text": "sum?"}]}]}
+    with pytest.raises(TemplateError) as caught:
+        MessagesTemplate().render(row)
+    assert str(caught.value) == (
+        "key 'messages[0]': messages[0] has a 'file_url' part; a prompt carries text, image_url, audio_url and video_url parts "
+        "(a file has no modality in the models' meta templates: extract its text into the message)"
+    )
+
+
+def test_tool_messages_and_missing_messages_are_errors():
+    """A tool message, and a row without messages, are explained."""
+    with pytest.raises(TemplateError, match="messages\\[1\\] has role 'tool'; MessagesTemplate renders the roles system, user, assistant"):
+        MessagesTemplate().render({"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "y"}]})
+    with pytest.raises(TemplateError, match="column 'messages' must hold a non-empty list of messages \\(got None\\)"):
+        MessagesTemplate().render({"question": "x"})
+
+
+def test_choices_need_a_user_message():
+    """Choices to list with only a system message is an error, not a silent drop."""
+    with pytest.raises(TemplateError, match="the row has choices to list but no user message to list them in"):
+        MessagesTemplate().render({"messages": [{"role": "system", "content": "x"}], "choices": "A. 1"})
+
+
+def test_options_listing_can_be_turned_off():
+    """list_options=False leaves the last user message as written."""
+    out = MessagesTemplate(list_options=False).render({"messages": [{"role": "user", "content": "q"}], "choices": "A. 1"})
+    assert "A. 1" not in str(out)
+
+
+def test_messages_column_of_a_plain_jsonl_dataset_renders_for_chat_and_completion(make_renderer):
+    """Any dataset whose rows hold OpenAI-style messages can use MessagesTemplate: chat models get the messages back."""
+    rows = [{"messages": [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi {answer}"}], "answer": "secret"}]
+    infer = dict(prompt_template=dict(type="MessagesTemplate"), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))
+    chat = make_renderer(rows, infer, reader_cfg=dict(input_columns=["messages"], output_column="answer"), model=dict(type="ChatModel"))
+    assert chat.render(0)[0].prompt == [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi {answer}"}]
+    completion = make_renderer(rows, infer, reader_cfg=dict(input_columns=["messages"], output_column="answer"))
+    assert completion.render(0)[0].prompt == "Be terse.\nHi {answer}"

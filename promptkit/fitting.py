@@ -74,17 +74,26 @@ def _texts(prompt: Prompt) -> list[str]:
 
 
 class ShotFitter:
-    """The longest prefix of the picked shots whose final prompt has at most ``max_seq_len`` tokens."""
+    """The longest prefix of the picked shots whose final prompt has at most ``max_seq_len`` tokens.
 
-    def __init__(self, max_seq_len: int, shot_tokens: ShotTokens) -> None:
+    ``additive`` says the model's final step only adds text around the shots
+    (meta templates do); the search relies on it.  A chat template may trim
+    or drop message text (``| trim``, reasoning stripped from earlier turns),
+    so for such models ``additive=False`` runs the drop-the-last-shot loop itself.
+    """
+
+    def __init__(self, max_seq_len: int, shot_tokens: ShotTokens, additive: bool = True) -> None:
         self.max_seq_len = max_seq_len
         self.counter = shot_tokens.counter
         self.shot_tokens = shot_tokens
+        self.additive = additive
         #: Tokens a shot adds beyond its own text, learnt from exact counts (the same meta template wraps every shot).
         self.overhead = 0.0
 
     def fit(self, ice_idx: Sequence[int], render: RenderShots) -> FitResult:
         """Same shots as OpenCompass's drop-the-last-shot loop, from cached shot counts and (usually) one full count."""
+        if not self.additive:
+            return self._drop_last(list(ice_idx), render)
         shots = list(ice_idx)
         bare = render([])
         if not shots:
@@ -108,6 +117,14 @@ class ShotFitter:
             else:
                 over = guess
         return best
+
+    def _drop_last(self, shots: list[int], render: RenderShots) -> FitResult:
+        """OpenCompass's loop: render with every shot, and while too long drop the last one and render again."""
+        rendered = render(shots)
+        while shots and count_tokens(rendered[1], self.counter) > self.max_seq_len:
+            shots = shots[:-1]
+            rendered = render(shots)
+        return FitResult(rendered, shots)
 
     def _certainly_over(self, tokens: int, sizes: list[tuple[int, int]], known: int, over: int) -> int:
         """The shortest prefix longer than ``known`` (whose prompt has ``tokens``) that cannot fit, by a lower bound.

@@ -29,7 +29,7 @@ from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segme
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
-from promptkit.meta_templates.models import CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates import MultiTurnPromptTemplate, PromptTemplate
@@ -403,7 +403,9 @@ class Renderer:
         """Keeps the longest prefix of the shots that fits ``max_seq_len`` (None when nothing is enforced)."""
         if not self.max_seq_len or self._shot_tokens is None:
             return None
-        return ShotFitter(self.max_seq_len, self._shot_tokens)
+        # Meta templates only add text around the shots; a chat template may trim or drop some (see ShotFitter).
+        additive = isinstance(self._final_model, (CompletionModel, ChatModel))
+        return ShotFitter(self.max_seq_len, self._shot_tokens, additive)
 
     def token_segments(self, prompt: RenderedPrompt) -> TokenSegments | None:
         """Tokens of a rendered prompt: total, system, each shot, the rest (None without a token counter)."""

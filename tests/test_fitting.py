@@ -167,3 +167,27 @@ def test_missing_tokenizer_packages_name_the_extra(monkeypatch, bpe_tokenizer_js
         build_model(dict(abbr="m", type="CompletionModel", tokenizer=dict(type="HFTokenizer", path=str(bpe_tokenizer_json))))
     with pytest.raises(MissingDependencyError, match=r"install it with pip install 'promptkit\[tiktoken\]'"):
         build_model(dict(abbr="m", type="CompletionModel", tokenizer=dict(type="TiktokenTokenizer", encoding="cl100k_base")))
+
+
+def test_a_chat_template_that_trims_gets_the_loops_shots():
+    """A chat template may trim message text, so the fitter's additive search does not apply: the result is the loop's at every limit."""
+    from promptkit import Renderer, build_dataset, build_model
+
+    pad = " " * 200
+    rows = dict(train=[{"q": f"q{i}", "a": f"a{i}{pad}"} for i in range(4)], test=[{"q": "query", "a": "gold"}])
+    chat = dict(round=[dict(role="HUMAN", prompt="{q}"), dict(role="BOT", prompt="{a}")])
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template=chat),
+        prompt_template=dict(type="PromptTemplate", template=dict(begin=["</E>"], **chat), ice_token="</E>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0, 1, 2, 3]),
+        inferencer=dict(type="GenInferencer"),
+    )
+    dataset = build_dataset(dict(abbr="fit", type="RowsDataset", rows=rows, reader_cfg=dict(input_columns=["q"], output_column="a"), infer_cfg=infer))
+    template = "{% for m in messages %}<{{ m.role }}>{{ m.content | trim }}</{{ m.role }}>{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
+    unlimited = Renderer(dataset, build_model(dict(abbr="m", type="HuggingFacewithChatTemplate", chat_template=template)))
+    lengths = [len(unlimited._render_once(unlimited.test_rows[0], [0, 1, 2, 3][:k], None)[1]) for k in range(5)]
+    for limit in range(20, lengths[-1] + 2, 7):
+        model = build_model(dict(abbr="m", type="HuggingFacewithChatTemplate", chat_template=template, max_seq_len=limit, token_counter="chars"))
+        kept = len(Renderer(dataset, model).render(0)[0].ice_idx)
+        loop = next((k for k in range(4, 0, -1) if lengths[k] <= limit), 0)
+        assert kept == loop, (limit, kept, loop)

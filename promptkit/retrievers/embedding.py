@@ -54,6 +54,7 @@ class SentenceTransformerEmbedder:
         self.path = path
         self.batch_size = batch_size
         self.device = device
+
     def __call__(self, texts: list[str]) -> np.ndarray:
         vectors: np.ndarray = _load(self.path, self.device).encode(texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
         return vectors
@@ -64,12 +65,19 @@ class SentenceTransformerEmbedder:
 
 @functools.cache
 def _load(path: Path, device: str) -> Any:
-    """The sentence-transformers model in ``path``, loaded once per process."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is local; never reach for the hub
+    """The sentence-transformers model in ``path``, loaded once per process, from local files only.
+
+    The process's own settings (``HF_HUB_OFFLINE``, transformers' progress bars) are left as they were.
+    """
     sentence_transformers = require("sentence_transformers", "topk", "TopkRetriever's default embedder")
     transformers = require("transformers", "topk", "TopkRetriever's default embedder")
+    bars = transformers.utils.logging.is_progress_bar_enabled()
     transformers.logging.disable_progress_bar()  # its "Loading weights" bar would interleave with preview's output
-    return sentence_transformers.SentenceTransformer(str(path), device=device)
+    try:
+        return sentence_transformers.SentenceTransformer(str(path), device=device, local_files_only=True)
+    finally:
+        if bars:
+            transformers.logging.enable_progress_bar()
 
 
 class EmbeddingCache:

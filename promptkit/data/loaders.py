@@ -10,6 +10,7 @@ looked up next to the config file first, then in the working directory.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -128,8 +129,18 @@ def read_rows(path: Path) -> list[Row]:
     raise DatasetError(f"unsupported data file type {suffix!r}; use .jsonl, .json or .csv", file=str(path))
 
 
+def _read_text(path: Path) -> str:
+    """The file as UTF-8 text (a BOM is dropped); bytes that are not UTF-8 are an error naming the line."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise DatasetError(f"the file is not valid UTF-8 ({error.reason} at byte {error.start}); save it as UTF-8", file=str(path), line=line) from None
+
+
 def _read_jsonl(path: Path) -> list[Row]:
-    return _read_jsonl_lines(path, path.read_text(encoding="utf-8-sig"))
+    return _read_jsonl_lines(path, _read_text(path))
 
 
 def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
@@ -156,7 +167,7 @@ def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
 
 def _read_csv(path: Path) -> list[Row]:
     """Rows of a CSV file with a header line; a row with missing or extra fields is an error naming its line."""
-    with path.open(newline="", encoding="utf-8-sig") as handle:
+    with io.StringIO(_read_text(path), newline="") as handle:
         records = csv.reader(handle)
         header = next(records, [])
         rows: list[Row] = []
@@ -175,7 +186,7 @@ def _read_csv(path: Path) -> list[Row]:
 
 def _read_json(path: Path) -> list[Row]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(_read_text(path))
     except json.JSONDecodeError as error:
         raise DatasetError(f"invalid JSON: {error.msg}", file=str(path), line=error.lineno) from None
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):

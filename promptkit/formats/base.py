@@ -92,8 +92,15 @@ def check_file(
     kept: list[tuple[int, T]] = []
     keys: list[tuple[int, Any]] = []
     validate = fmt.adapter.validate_json
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                report.total += 1
+                got = raw[max(0, error.start - 20) : error.start + 20]
+                report.violations.append(Violation(name, number, "record", f"not valid UTF-8 (byte {error.start + 1} of the line); save the file as UTF-8", repr(got)))
+                continue
             if not line.strip():
                 continue
             report.total += 1

@@ -128,3 +128,12 @@ def test_input_text_joins_the_input_columns():
     """What retrievers compare: the input columns' values joined by a space."""
     reader = ReaderConfig.from_config(dict(input_columns=["q", "ctx"], output_column="a"))
     assert reader.input_text({"q": "Why?", "ctx": 3, "a": "x"}) == "Why? 3"
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json", ".csv"])
+def test_bytes_that_are_not_utf8_name_the_file_and_line(tmp_path: Path, suffix: str):
+    path = tmp_path / f"rows{suffix}"
+    path.write_bytes(b'{"question": "ok"}\n{"question": "caf\xe9"}\n' if suffix != ".csv" else b"question\nok\ncaf\xe9\n")
+    with pytest.raises(DatasetError, match=r"line (2|3): the file is not valid UTF-8 \(invalid continuation byte at byte \d+\); save it as UTF-8") as info:
+        JsonlDataset(str(path)).load()
+    assert info.value.context["file"] == str(path)

@@ -173,3 +173,15 @@ def test_validate_command_exit_status_and_allow_bad(fmt):
     assert allowed.stdout.splitlines()[-1] == f"--allow-bad: {kept} good record(s) kept, {len(EXPECTED[fmt])} bad record(s) skipped"
     passed = run(str(good))
     assert passed.returncode == 0 and passed.stdout.endswith("good, 0 bad, 0 violation(s)\n")
+
+
+@pytest.mark.parametrize("fmt", TWINS)
+def test_a_line_that_is_not_utf8_is_one_violation_and_the_rest_survive(fmt, tmp_path):
+    """Bytes that are not UTF-8 break their own line only: reported with file and line, every good record kept."""
+    _, good, _ = TWINS[fmt]
+    lines = Path(good).read_bytes().splitlines(keepends=True)
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(lines[0] + b'{"broken": "caf\xe9"}\n' + b"".join(lines[1:]))
+    report = validate_file(path, fmt)
+    assert [str(v) for v in report.violations] == [f"{path}:2: record: not valid UTF-8 (byte 16 of the line); save the file as UTF-8 (got b'{{\"broken\": \"caf\\xe9\"}}\\n')"]
+    assert report.good_lines == [1, *range(3, len(lines) + 2)]

@@ -117,7 +117,14 @@ class BM25Retriever(Retriever):
     def _index(self, pool: Sequence[Mapping[str, Any]], reader: ReaderConfig) -> BM25Index:
         """The pool's index, built once per pool (``Renderer.render_row`` retrieves for one row at a time)."""
         if self._indexed is None or self._indexed[0] is not pool or self._indexed[1] != reader:
-            self._indexed = (pool, reader, BM25Index([self.tokenizer(reader.input_text(row)) for row in pool]))
+            corpus = [self.tokenizer(reader.input_text(row)) for row in pool]
+            if not any(corpus):
+                raise RetrieverError(
+                    f"no row of the train split {reader.train_split!r} has a word to index: its input columns "
+                    f"{list(reader.input_columns)} hold no text, so BM25 has nothing to compare; check reader_cfg.input_columns",
+                    key="reader_cfg.input_columns",
+                )
+            self._indexed = (pool, reader, BM25Index(corpus))
         return self._indexed[2]
 
     def __repr__(self) -> str:

@@ -38,9 +38,10 @@ class SlidingWindowRetriever(Retriever):
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
         size = len(pool)
-        if self.k > size:
+        if self.k >= size > 0:
             raise RetrieverError(
-                f"k={self.k} is larger than the train split {reader.train_split!r}, which has {size} rows; lower k to at most {size}",
+                f"k={self.k} leaves no room in the train split {reader.train_split!r}, which has {size} rows: a window of k rows "
+                f"before each row wraps round to the row itself (and its answer); lower k to at most {size - 1}",
                 key="k",
             )
         if len(queries) > size + 1:

@@ -109,3 +109,11 @@ def test_input_template_is_the_indexed_text():
     assert BM25Retriever(ice_num=1, leakage_guard=False).retrieve(pool, [{"q": "boats", "topic": "cooking", "a": "?"}], reader) == [[0]]
     with pytest.raises(ConfigError, match=r"input_template must be dict\(type=PromptTemplate, template=...\), the text retrievers compare \(got 'topic'\)"):
         ReaderConfig.from_config(dict(input_columns=["q"], input_template="topic"))
+
+
+def test_a_pool_without_any_word_is_an_error():
+    """Punctuation-only input columns leave BM25 nothing to index: a RetrieverError naming reader_cfg.input_columns."""
+    reader = ReaderConfig.from_config(dict(input_columns=["q"], output_column="a"))
+    pool = [{"q": "???", "a": "1"}, {"q": "!!!", "a": "2"}, {"q": "...", "a": "3"}]
+    with pytest.raises(RetrieverError, match=r"key 'reader_cfg.input_columns': no row of the train split 'train' has a word to index"):
+        BM25Retriever(ice_num=2).retrieve(pool, [{"q": "what?", "a": "x"}], reader)

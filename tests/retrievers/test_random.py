@@ -126,9 +126,11 @@ def test_sliding_window_pads_from_the_end():
 
 
 def test_sliding_window_bad_input():
-    """k above the pool size, and a test split longer than the pool, are errors that say why."""
-    with pytest.raises(RetrieverError, match=r"k=6 is larger than the train split 'dev', which has 5 rows; lower k to at most 5"):
-        SlidingWindowRetriever(k=6).retrieve(POOL[:5], POOL[:5], READER)
+    """k not below the pool size (the window would reach the row itself), and a test split longer than the pool, are errors."""
+    for k in (5, 6):
+        with pytest.raises(RetrieverError, match=rf"k={k} leaves no room in the train split 'dev', which has 5 rows: a window of k rows before each row wraps round to the row itself \(and its answer\); lower k to at most 4"):
+            SlidingWindowRetriever(k=k).retrieve(POOL[:5], POOL[:5], READER)
+    assert all(i not in shots for i, shots in enumerate(SlidingWindowRetriever(k=4).retrieve(POOL[:5], POOL[:5], READER)))
     with pytest.raises(RetrieverError, match=r"the test split has 7 rows but the train split 'dev' only 5: test row 6 would need pool row 5"):
         SlidingWindowRetriever(k=2).retrieve(POOL[:5], POOL[:7], READER)
 

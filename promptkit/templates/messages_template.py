@@ -79,8 +79,13 @@ class MessagesTemplate(PromptTemplate):
     def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> PromptList:
         """A shot: its messages as turns, then its answer as the ``BOT`` turn, in an ``ice`` section."""
         system, turns = self._split(row)
-        answer = row.get(self.answer_column, "")
-        return PromptList._of((_ICE[0], *system, *turns, RoleItem("BOT", str(answer)), _ICE[1]))
+        if self.answer_column not in row:
+            raise TemplateError(
+                f"the shot has no answer column {self.answer_column!r} (columns: {', '.join(map(str, row))}); "
+                "set MessagesTemplate(answer_column=...) to the column holding the answer",
+                key=self.answer_column,
+            )
+        return PromptList._of((_ICE[0], *system, *turns, RoleItem("BOT", str(row[self.answer_column])), _ICE[1]))
 
     def render(
         self,
@@ -140,6 +145,11 @@ def _turn(message: Any, index: int, column: str) -> RoleItem:
     content = message["content"]
     if isinstance(content, str):
         return RoleItem(role, content, fallback)
+    if not isinstance(content, Sequence) or not all(isinstance(part, Mapping) for part in content):
+        raise TemplateError(f"{where} content must be a str or a list of content parts (dicts with 'type'), got {content!r}", key=where)
+    for number, part in enumerate(content):
+        if part.get("type") == "text" and not isinstance(part.get("text"), str):
+            raise TemplateError(f"{where} part {number} is a text part without a 'text' string (got {dict(part)!r})", key=where)
     if all(part.get("type") == "text" for part in content):
         return RoleItem(role, "\n".join(part["text"] for part in content), fallback)
     parts = []

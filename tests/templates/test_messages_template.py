@@ -78,3 +78,22 @@ def test_messages_column_of_a_plain_jsonl_dataset_renders_for_chat_and_completio
     assert chat.render(0)[0].prompt == [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi {answer}"}]
     completion = make_renderer(rows, infer, reader_cfg=dict(input_columns=["messages"], output_column="answer"))
     assert completion.render(0)[0].prompt == "Be terse.\nHi {answer}"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, r"messages\[0\] content must be a str or a list of content parts \(dicts with 'type'\), got None"),
+        (["hi"], r"messages\[0\] content must be a str or a list of content parts \(dicts with 'type'\), got \['hi'\]"),
+        ([{"type": "text"}], r"messages\[0\] part 0 is a text part without a 'text' string"),
+    ],
+)
+def test_malformed_message_content_is_a_template_error(content, message):
+    with pytest.raises(TemplateError, match=message) as info:
+        MessagesTemplate().render({"messages": [{"role": "user", "content": content}]})
+    assert info.value.context["key"] == "messages[0]"
+
+
+def test_a_shot_without_its_answer_column_is_an_error_not_an_empty_answer():
+    with pytest.raises(TemplateError, match=r"the shot has no answer column 'answer' \(columns: messages, label\); set MessagesTemplate\(answer_column=...\)"):
+        MessagesTemplate().render_shot({"messages": [{"role": "user", "content": "q"}], "label": "A"})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,28 +82,52 @@ def _load(path: Path, device: str) -> Any:
 
 
 class EmbeddingCache:
-    """Embeddings on disk under ``directory/<embedder name hash>/``, one ``.npz`` shard per batch of new texts."""
+    """Embeddings on disk under ``directory/<embedder name hash>/``, one ``.npz`` shard per batch of new texts.
+
+    Shards are written to a temporary name and renamed, so a reader never sees
+    half a shard; shards already read stay in memory, so each lookup reads only
+    shards it has not seen.
+    """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
+        self._known: dict[Path, dict[bytes, np.ndarray]] = {}
+        self._read: set[Path] = set()
 
     def lookup(self, name: str, texts: Sequence[str], compute: Callable[[list[str]], np.ndarray]) -> np.ndarray:
         """Vectors for ``texts``: cached ones read, the others computed in one call and stored."""
         folder = self.directory / hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
         keys = [hashlib.sha256(text.encode("utf-8")).digest() for text in texts]
-        known: dict[bytes, np.ndarray] = {}
+        known = self._known.setdefault(folder, {})
         for shard in sorted(folder.glob("*.npz")):
-            with np.load(shard) as data:
-                known.update(zip((bytes(k) for k in data["keys"]), data["vectors"], strict=True))
+            if shard not in self._read:
+                known.update(_read_shard(shard))
+                self._read.add(shard)
         missing = list(dict.fromkeys(key for key in keys if key not in known))
         if missing:
             index = {key: i for i, key in enumerate(keys)}
             fresh = compute([texts[index[key]] for key in missing])
             folder.mkdir(parents=True, exist_ok=True)
-            shard = folder / f"{len(list(folder.glob('*.npz'))):06d}-{os.getpid()}.npz"
-            np.savez(shard, keys=np.array(missing, dtype="S32"), vectors=fresh)
+            shard = folder / f"{len(list(folder.glob('*.npz'))):06d}-{os.getpid()}-{os.urandom(4).hex()}.npz"
+            partial = shard.with_suffix(".partial")
+            with partial.open("wb") as handle:
+                np.savez(handle, keys=np.array(missing, dtype="S32"), vectors=fresh)
+            os.replace(partial, shard)
+            self._read.add(shard)
             known.update(zip(missing, fresh, strict=True))
         return np.stack([known[key] for key in keys]) if keys else np.empty((0, 0), dtype=np.float32)
+
+
+def _read_shard(shard: Path) -> dict[bytes, np.ndarray]:
+    try:
+        with np.load(shard) as data:
+            return dict(zip((bytes(k) for k in data["keys"]), data["vectors"], strict=True))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise RetrieverError(
+            f"the embedding cache file {shard} cannot be read ({type(error).__name__}: {error}); delete it (or its folder "
+            f"{shard.parent}) and the embeddings are computed again",
+            key="cache_dir",
+        ) from None
 
 
 def embed_texts(embedder: Embedder, texts: list[str], cache: EmbeddingCache | None = None, name: str | None = None) -> np.ndarray:

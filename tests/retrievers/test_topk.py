@@ -101,6 +101,15 @@ def test_disk_cache_embeds_each_text_once(tmp_path):
     assert TopkRetriever(ice_num=3, embedder=embedder).retrieve(pool, queries, READER) == first
 
 
+def test_a_damaged_cache_file_is_named_with_what_to_do(tmp_path):
+    embedder, pool, queries, _ = random_fixture(pool_size=20, queries=2)
+    TopkRetriever(ice_num=3, embedder=embedder, cache_dir=tmp_path).retrieve(pool, queries, READER)
+    shard = sorted(tmp_path.glob("*/*.npz"))[0]
+    shard.write_bytes(shard.read_bytes()[:40])
+    with pytest.raises(RetrieverError, match=r"key 'cache_dir': the embedding cache file .*\.npz cannot be read \(BadZipFile: .*\); delete it"):
+        TopkRetriever(ice_num=3, embedder=embedder, cache_dir=tmp_path).retrieve(pool, queries, READER)
+
+
 def test_embedder_with_the_wrong_shape():
     """An embedder returning one vector for all texts, or no dimensions, is named as the problem."""
     pool = [{"q": "a", "a": "x"}, {"q": "b", "a": "y"}]

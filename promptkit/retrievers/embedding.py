@@ -120,7 +120,7 @@ class EmbeddingCache:
 
 def _read_shard(shard: Path) -> dict[bytes, np.ndarray]:
     try:
-        with np.load(shard) as data:
+        with shard.open("rb") as handle, np.load(handle) as data:
             return dict(zip((bytes(k) for k in data["keys"]), data["vectors"], strict=True))
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
         raise RetrieverError(

@@ -123,7 +123,24 @@ class JinjaPromptTemplate(PromptTemplate):
         self.filters = filters
         self._env = _environment(filters) if filters else _PLAIN
         self._compiled: dict[tuple[str, str], _JinjaText] = {}
+        if ice_token:
+            self._check_ice_token_outside_blocks(template, ice_token)
         super().__init__(template, ice_token=ice_token, sep_token=sep_token)
+
+    def _check_ice_token_outside_blocks(self, template: Any, ice_token: str) -> None:
+        """The shots are spliced in at ``ice_token`` outside Jinja, so each text is cut there first: the token cannot sit in a block."""
+        for text in _strings(template):
+            if ice_token not in text:
+                continue
+            for piece in text.split(ice_token):
+                try:
+                    self._env.parse(piece)
+                except jinja2.TemplateSyntaxError:
+                    raise TemplateError(
+                        f"ice_token {ice_token!r} sits inside a Jinja block or expression in {_shown(text)}; the shots are spliced in "
+                        "at the token as finished text, outside Jinja, so put the token outside any {% ... %} block and {{ ... }}",
+                        key="ice_token",
+                    ) from None
 
     def _text_compiler(self, where: str) -> TextCompiler:
         def compile(source: str) -> Any:
@@ -140,3 +157,14 @@ class JinjaPromptTemplate(PromptTemplate):
 
     def __repr__(self) -> str:
         return f"JinjaPromptTemplate(template={self.template!r}, ice_token={self.ice_token!r}, sep_token={self.sep_token!r})"
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a template: prompts, begin/end items, label values."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _strings(item)]
+    return []

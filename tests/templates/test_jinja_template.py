@@ -119,3 +119,9 @@ def test_sandbox_refuses_escapes_and_mutation(source):
     with pytest.raises(TemplateError, match=r"^template: .* failed: "):
         JinjaPromptTemplate(source).render(row)
     assert row == {"question": "q", "options": ["a"]}
+
+
+def test_an_ice_token_inside_a_jinja_block_is_explained():
+    """The shots go in at the token outside Jinja, so a token inside {% if %} cannot work: the error says where to put it."""
+    with pytest.raises(TemplateError, match=r"key 'ice_token': ice_token '</E>' sits inside a Jinja block or expression in .*put the token outside any"):
+        JinjaPromptTemplate("{% if use_shots %}</E>{% endif %}Q: {{ question }}", ice_token="</E>")

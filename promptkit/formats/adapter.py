@@ -73,7 +73,7 @@ class AdapterDataset:
         return Splits({}, shared=self._rows(self.path, base_dir))
 
     def _rows(self, path: str | Path, base_dir: Path | None) -> list[Row]:
-        return [self._row(record, number, str(path)) for number, record in enumerate(read_rows(_resolve(path, base_dir)))]
+        return [self._row(record, number, str(path)) for number, record in enumerate(read_rows(_resolve(path, base_dir)), start=1)]
 
     def _row(self, record: Record, number: int, file: str) -> Row:
         if self.record_to_row is None:
@@ -81,13 +81,13 @@ class AdapterDataset:
         try:
             row = self.record_to_row(record)
         except Exception as error:  # user code from the config: report what it raised, with the record
-            raise DatasetError(f"record_to_row failed on record {number}: {type(error).__name__}: {error}", file=file) from error
+            raise DatasetError(f"record_to_row failed on record {number} (counting from 1): {type(error).__name__}: {error}", file=file) from error
         if not isinstance(row, Mapping):
-            raise DatasetError(f"record_to_row must return a dict (got {type(row).__name__} for record {number})", file=file)
+            raise DatasetError(f"record_to_row must return a dict (got {type(row).__name__} for record {number}, counting from 1)", file=file)
         try:
             return multiple_choice_columns(dict(row))
         except DatasetError as error:
-            raise error.add_context(file=file, row=number) from None
+            raise error.add_context(file=file, row=number - 1) from None
 
     def calib_row(self, row: Mapping[str, Any]) -> Row | None:
         """The row's calibration form (``calib_blank`` columns emptied), or ``None`` without ``calib_blank``."""

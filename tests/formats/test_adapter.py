@@ -27,7 +27,7 @@ def test_record_to_row_errors_name_the_record(write_jsonl):
                               retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))))
     with pytest.raises(DatasetError) as caught:
         len(Renderer(spec))
-    assert str(caught.value).endswith(f"file {path}: record_to_row failed on record 1: KeyError: 'q'")
+    assert str(caught.value).endswith(f"file {path}: record_to_row failed on record 2 (counting from 1): KeyError: 'q'")
 
 
 def test_without_record_to_row_records_are_rows(write_jsonl):

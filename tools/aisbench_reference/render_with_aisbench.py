@@ -33,6 +33,9 @@ import tempfile
 from typing import Any
 
 import datasets
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from reference_rows import RowsError, load_jsonl  # noqa: E402  (tools/, shared with the other harness)
 from ais_bench.benchmark.datasets.base import BaseDataset
 from ais_bench.benchmark.models import APITemplateParser
 from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS
@@ -137,26 +140,6 @@ class ModelSpec:
 
 # --------------------------------------------------------------------------
 # Dataset: a JSONL file -> AISBench BaseDataset (adds 'subdivision', 'idx').
-
-def load_jsonl(path: str) -> datasets.Dataset:
-    rows = []
-    with open(path, encoding='utf-8') as handle:
-        for line_no, line in enumerate(handle, 1):
-            if line.strip():
-                row = json.loads(line)
-                if not isinstance(row, dict):
-                    raise HarnessError(f'{path}:{line_no}: expected a JSON object')
-                rows.append(row)
-    if not rows:
-        raise HarnessError(f'{path}: no rows')
-    keys = list(rows[0])
-    for line_no, row in enumerate(rows, 1):
-        if list(row) != keys:
-            raise HarnessError(
-                f'{path}: row {line_no} has keys {list(row)}, expected {keys} '
-                '(the harness needs every row to have the same keys in the same order)')
-    return datasets.Dataset.from_list(rows)
-
 
 class ReferenceJsonlDataset(BaseDataset):
     """AISBench's BaseDataset over one JSONL file.
@@ -323,7 +306,7 @@ def render_dataset(ds_cfg: dict, base_dir: str, model: ModelSpec,
     """All requests for one pair, or one error record if AISBench raises."""
     try:
         return asyncio.run(render_pair(ds_cfg, base_dir, model, replies))
-    except HarnessError:
+    except (HarnessError, RowsError):
         raise
     except Exception as exc:  # the harness records AISBench's failures
         return [{'dataset': ds_cfg.get('abbr'), 'model': model.abbr,

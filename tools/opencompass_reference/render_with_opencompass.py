@@ -26,6 +26,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import datasets
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from reference_rows import load_jsonl  # noqa: E402  (tools/, shared with the other harness)
 from mmengine.config import Config
 from opencompass.models.base import LMTemplateParser
 from opencompass.models.base_api import APITemplateParser
@@ -165,28 +168,6 @@ def to_openai_messages(parsed: Any) -> list[dict]:
 
 # --------------------------------------------------------------------------
 # Dataset: JSONL files -> datasets.Dataset(Dict) -> OpenCompass DatasetReader.
-
-def load_jsonl(path: str) -> datasets.Dataset:
-    rows = []
-    with open(path, encoding='utf-8') as handle:
-        for line_no, line in enumerate(handle, 1):
-            if line.strip():
-                row = json.loads(line)
-                if not isinstance(row, dict):
-                    raise ValueError(f'{path}:{line_no}: expected a JSON object')
-                rows.append(row)
-    if not rows:
-        raise ValueError(f'{path}: no rows')
-    keys = list(rows[0])
-    for line_no, row in enumerate(rows, 1):
-        if list(row) != keys:
-            raise ValueError(
-                f'{path}: row {line_no} has keys {list(row)}, expected {keys} '
-                '(the harness needs every row to have the same keys in the same order)')
-    # from_list keeps the first row's key order, which is the order
-    # OpenCompass's sequential placeholder substitution walks.
-    return datasets.Dataset.from_list(rows)
-
 
 class ReferenceDataset:
     """The three attributes OpenCompass's retrievers read: reader, train, test.

@@ -1,4 +1,4 @@
-"""Rows of a JSONL data file as a ``datasets.Dataset``, for the reference harnesses (OpenCompass and AISBench).
+"""JSON Lines in and out for the reference harnesses (OpenCompass and AISBench): data rows as a ``datasets.Dataset``, records written.
 
 Both harnesses hand the reference framework a ``datasets.Dataset`` built
 from a test's JSONL file.  ``from_list`` keeps the first row's key order,
@@ -9,6 +9,7 @@ so every row must have the same keys in the same order.
 from __future__ import annotations
 
 import json
+from typing import IO
 
 import datasets
 
@@ -35,3 +36,8 @@ def load_jsonl(path: str) -> datasets.Dataset:
                 f'{path}: row {line_no} has keys {list(row)}, expected {keys} '
                 '(the harness needs every row to have the same keys in the same order)')
     return datasets.Dataset.from_list(rows)
+
+
+def write_jsonl(records: list[dict], handle: IO[str]) -> None:
+    for record in records:
+        handle.write(json.dumps(record, ensure_ascii=False) + '\n')

@@ -35,7 +35,7 @@ from typing import Any
 import datasets
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reference_rows import RowsError, load_jsonl  # noqa: E402  (tools/, shared with the other harness)
+from reference_rows import RowsError, load_jsonl, write_jsonl  # noqa: E402  (tools/, shared with the other harness)
 from ais_bench.benchmark.datasets.base import BaseDataset
 from ais_bench.benchmark.models import APITemplateParser
 from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS
@@ -333,11 +333,6 @@ def render(dataset_cfg_path: str, model_cfg_path: str | None = None,
         for ds_cfg in ds_cfgs:
             records.extend(render_dataset(ds_cfg, base_dir, model, replies))
     return records
-
-
-def write_jsonl(records: list[dict], handle) -> None:
-    for record in records:
-        handle.write(json.dumps(record, ensure_ascii=False) + '\n')
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,7 +28,7 @@ from typing import Any
 import datasets
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reference_rows import load_jsonl  # noqa: E402  (tools/, shared with the other harness)
+from reference_rows import load_jsonl, write_jsonl  # noqa: E402  (tools/, shared with the other harness)
 from mmengine.config import Config
 from opencompass.models.base import LMTemplateParser
 from opencompass.models.base_api import APITemplateParser
@@ -354,11 +354,6 @@ def render(dataset_cfg_path: str, model_cfg_path: str | None = None) -> list[dic
         for ds_cfg in ds_cfgs:
             records.extend(render_dataset(ds_cfg, base_dir, model))
     return records
-
-
-def write_jsonl(records: list[dict], handle) -> None:
-    for record in records:
-        handle.write(json.dumps(record, ensure_ascii=False) + '\n')
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ The pipeline, one stage per package::
   (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
-from promptkit.chat_templates import ChatTemplate
+from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
 from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
@@ -69,6 +69,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AdapterDataset",
     "BM25Retriever",
+    "BoundChatTemplate",
     "ChatModel",
     "ChatTemplate",
     "ChatTemplateModel",

@@ -26,6 +26,7 @@ import jinja2.ext
 import jinja2.nodes
 import jinja2.utils
 from jinja2.exceptions import SecurityError, TemplateError
+from markupsafe import soft_str
 
 from promptkit._sandbox import StrictSandbox
 
@@ -45,6 +46,11 @@ class _GenerationTag(jinja2.ext.Extension):
     @staticmethod
     def _body(caller: Callable[[], str]) -> str:
         return caller()
+
+
+def _trim(value: Any, chars: str | None = None) -> str:
+    """Jinja's ``trim``, without its conversion call for the usual ``str`` (called once per message by many templates)."""
+    return (value if type(value) is str else soft_str(value)).strip(chars)
 
 
 def _raise_exception(message: str) -> NoReturn:
@@ -92,6 +98,7 @@ def _check_name(name: Any) -> None:
 def _make_environment() -> StrictSandbox:
     env = StrictSandbox(trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols])
     env.filters["tojson"] = _tojson
+    env.filters["trim"] = _trim
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     env.globals["dict"] = _Dict()

@@ -22,7 +22,7 @@ import jinja2
 from promptkit.chat_templates._environment import compile_chat_template
 from promptkit.errors import ConfigError, MetaTemplateError
 
-__all__ = ["SPECIAL_TOKEN_NAMES", "ChatTemplate"]
+__all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate"]
 
 #: The special tokens a tokenizer hands to its chat template (``transformers``' ``special_tokens_map``).
 SPECIAL_TOKEN_NAMES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
@@ -122,6 +122,31 @@ class ChatTemplate:
             key="chat_template_name",
         )
 
+    def bind(
+        self,
+        *,
+        template_name: str | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        documents: Sequence[Mapping[str, Any]] | None = None,
+        **template_kwargs: Any,
+    ) -> BoundChatTemplate:
+        """The template to render many conversations with the same arguments: chosen, compiled and given its variables once.
+
+        Arguments as for :meth:`render`.
+        """
+        clash = sorted(_RENDER_ARGUMENTS & template_kwargs.keys())
+        if clash:
+            raise ConfigError(
+                f"{self.origin}: template kwargs {clash} would replace arguments that apply_chat_template sets itself; "
+                "pass tools= and documents= as such, and rename the others",
+                key=clash[0],
+            )
+        source = self.select(template_name, tools)
+        variables: dict[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")}
+        variables["tools"] = _plain(list(tools), "tools") if tools is not None else None
+        variables["documents"] = _plain(list(documents), "documents") if documents is not None else None
+        return BoundChatTemplate(source, variables, self.origin)
+
     def render(
         self,
         messages: Sequence[Mapping[str, Any]],
@@ -137,7 +162,43 @@ class ChatTemplate:
 
         ``template_kwargs`` (``enable_thinking=False``, ``date_string=...``) become template variables and
         override special tokens of the same name.  A template that raises (``raise_exception``) or fails
-        becomes a :class:`MetaTemplateError` carrying the template's message.
+        becomes a :class:`MetaTemplateError` carrying the template's message.  To render many conversations
+        with the same arguments, :meth:`bind` them once.
+        """
+        bound = self.bind(template_name=template_name, tools=tools, documents=documents, **template_kwargs)
+        return bound.render(messages, add_generation_prompt=add_generation_prompt, continue_final_message=continue_final_message)
+
+
+#: Variables apply_chat_template sets from its own arguments; template kwargs cannot replace them.
+_RENDER_ARGUMENTS = frozenset({"messages", "tools", "documents", "add_generation_prompt"})
+
+
+class BoundChatTemplate:
+    """One chat template, compiled, with its variables (special tokens, tools, template kwargs) fixed: see :meth:`ChatTemplate.bind`."""
+
+    __slots__ = ("_compiled", "_context_base", "origin", "source", "variables")
+
+    def __init__(self, source: str, variables: Mapping[str, Any], origin: str) -> None:
+        self.source = source
+        #: Everything the template sees besides ``messages`` and ``add_generation_prompt``.
+        self.variables = dict(variables)
+        self.origin = origin
+        self._compiled = compile_chat_template(source)
+        # What Template.render would put in each render's context, merged once (see render()).
+        self._context_base = {**self._compiled.globals, **self.variables}
+
+    def render(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        add_generation_prompt: bool = False,
+        continue_final_message: bool | str = False,
+        plain_text: bool = False,
+    ) -> str:
+        """What ``apply_chat_template(messages, tokenize=False, ...)`` returns (see :meth:`ChatTemplate.render`).
+
+        ``plain_text=True`` promises that every message is a ``dict`` of ``str`` values without reasoning
+        fields (as :class:`~promptkit.ChatTemplateModel` builds them), so they are passed on unchecked.
         """
         if not messages:
             raise MetaTemplateError("cannot apply a chat template to an empty conversation; give at least one message")
@@ -146,20 +207,14 @@ class ChatTemplate:
                 "continue_final_message and add_generation_prompt exclude each other: the first continues the last message, "
                 "the second opens a new assistant message"
             )
-        source = self.select(template_name, tools)
-        chat = _normalized(messages, copy=bool(continue_final_message))
+        chat: list[Any] = list(messages) if plain_text and not continue_final_message else _normalized(messages, copy=bool(continue_final_message))
         continued = ""
         if continue_final_message:
-            continued = _tag_final_message(chat, source, "content" if continue_final_message is True else continue_final_message)
-        variables: Mapping[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")} if template_kwargs else self.special_tokens
+            continued = _tag_final_message(chat, self.source, "content" if continue_final_message is True else continue_final_message)
+        # Template.render, without rebuilding the globals and variables into a new dict each time.
+        context = self._compiled.new_context({**self._context_base, "messages": chat, "add_generation_prompt": add_generation_prompt}, shared=True)
         try:
-            text = compile_chat_template(source).render(
-                messages=chat,
-                tools=_plain(list(tools), "tools") if tools is not None else None,
-                documents=_plain(list(documents), "documents") if documents is not None else None,
-                add_generation_prompt=add_generation_prompt,
-                **variables,
-            )
+            text = "".join(self._compiled.root_render_func(context))
         except jinja2.TemplateError as exc:
             raise MetaTemplateError(f"the chat template ({self.origin}) raised: {exc.message or exc}") from None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
@@ -190,7 +245,11 @@ def _normalized(messages: Sequence[Mapping[str, Any]], copy: bool) -> list[Any]:
 def _text_only(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether every message is a plain dict of str values without reasoning fields (a loop: this runs per prompt)."""
     for message in messages:
-        if type(message) is not dict or "reasoning_content" in message or "thinking" in message or "reasoning" in message:
+        if type(message) is not dict:
+            return False
+        if len(message) == 2 and type(message.get("role")) is str and type(message.get("content")) is str:
+            continue  # the usual message, checked in one step
+        if "reasoning_content" in message or "thinking" in message or "reasoning" in message:
             return False
         for value in message.values():
             if type(value) is not str:

@@ -19,21 +19,24 @@ events (a completion model concatenates text, a chat model builds messages).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, final
 
 from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.spec import MetaRole, MetaTemplate
 from promptkit.parts import Part
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["Cut", "Rendered", "RoleTable", "Text", "walk"]
+__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "walk"]
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Text:
     text: str
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Rendered:
     """A role rendered as ``begin + prompt + end``, by the meta role ``spec``.
@@ -48,6 +51,7 @@ class Rendered:
     parts: tuple[Part, ...] | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Cut:
     """The model's turn starts here: only ``begin`` is rendered, and nothing after."""
@@ -57,6 +61,21 @@ class Cut:
 
 
 Event = Text | Rendered | Cut
+
+
+@final
+@dataclass(frozen=True, slots=True, eq=False)
+class Section:
+    """The events of sections that generation cannot cut (shots, a ppl round), as :func:`walk` yields them.
+
+    One object stands for a run of consecutive such sections (five shots in a
+    row), and the same object comes back whenever equal items recur, so a
+    consumer may keep what it makes of the events in ``derived`` (under a key
+    of its own) and reuse it: shots used by many rows are converted once.
+    """
+
+    events: tuple[Event, ...]
+    derived: dict[str, Any] = field(default_factory=dict)
 
 
 class RoleTable:
@@ -69,21 +88,36 @@ class RoleTable:
         self.meta = meta
         self.order = {role.role: i for i, role in enumerate(meta.round_roles)}
         self.by_name = {role.role: role for role in meta.round_roles + meta.reserved}
-        self._sections: dict[tuple[Item, ...], tuple[Event, ...]] = {}
+        self._sections: dict[tuple[Item, ...], Section] = {}
+        self._runs: dict[tuple[Section, ...], Section] = {}
 
-    def section_events(self, section_items: tuple[Item, ...], section: str) -> tuple[Event, ...]:
-        """The events of a section that generation cannot cut (a shot, a ppl round), memoised.
+    def section(self, section_items: tuple[Item, ...], section: str) -> Section:
+        """The events of a section that generation cannot cut, memoised.
 
         Items are frozen values, so equal items always give equal events: a
         shot used by many rows is walked once.
         """
-        events = self._sections.get(section_items)
-        if events is None:
-            events = tuple(_walk_turns(section_items, self, False, section))
+        memo = self._sections.get(section_items)
+        if memo is None:
+            memo = Section(tuple(_walk_turns(section_items, self, False, section)))
             if len(self._sections) >= self.SECTION_CACHE_SIZE:
                 self._sections.clear()
-            self._sections[section_items] = events
-        return events
+                self._runs.clear()
+            self._sections[section_items] = memo
+        return memo
+
+    def run(self, sections: list[Section]) -> Section:
+        """Consecutive sections as one, memoised by the sections' identities (each is the one object for its items)."""
+        if len(sections) == 1:
+            return sections[0]
+        key = tuple(sections)
+        memo = self._runs.get(key)
+        if memo is None:
+            memo = Section(tuple(event for section in sections for event in section.events))
+            if len(self._runs) >= self.SECTION_CACHE_SIZE:
+                self._runs.clear()
+            self._runs[key] = memo
+        return memo
 
     def resolve(self, item: RoleItem) -> MetaRole:
         spec = self.by_name.get(item.role)
@@ -114,7 +148,22 @@ def _render_one(spec: MetaRole, item: RoleItem | None) -> Rendered:
     return Rendered(spec, begin, prompt, end)
 
 
-def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event]:
+def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:
+    """The events of a PromptList; a run of sections generation cannot cut comes as one memoised :class:`Section`."""
+    run: list[Section] = []
+    for event in _walk_items(items, roles, mode):
+        if type(event) is Section:
+            run.append(event)
+            continue
+        if run:
+            yield roles.run(run)
+            run = []
+        yield event
+    if run:
+        yield roles.run(run)
+
+
+def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:
     stack: list[tuple[str, int]] = []
     for index, item in enumerate(items):
         if type(item) is str:
@@ -133,7 +182,7 @@ def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event
                     if type(event) is Cut:
                         return
             elif section in ("round", "ice"):
-                yield from roles.section_events(items[start:index], section)
+                yield roles.section(items[start:index], section)
         elif type(item) is RoleItem:
             if stack and stack[-1][0] in ("round", "ice"):
                 continue  # rendered when its section closes

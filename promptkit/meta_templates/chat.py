@@ -22,21 +22,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates._walk import Cut, Rendered, RoleTable, Text, walk
+from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
 from promptkit.promptlist import Marker, PromptList, RoleItem
 
-__all__ = ["ApiMessage", "Content", "content_without_meta", "merge_content", "render_api_messages"]
+__all__ = ["ApiMessages", "Content", "content_without_meta", "merge_content", "render_api_messages"]
 
 #: A message's content: text, or a list of OpenAI-style content parts.
 Content = str | list[dict[str, Any]]
 
 
 @dataclass(slots=True)
-class ApiMessage:
-    """A message before the final role names: ``role`` is a meta ``api_role`` (``HUMAN``, ``BOT``, ``SYSTEM``)."""
+class ApiMessages:
+    """Messages before the final role names: message ``i`` has the meta ``api_role`` ``roles[i]`` (``HUMAN``,
+    ``BOT``, ``SYSTEM``) and the content ``contents[i]``.  Two lists, so that reused messages are added in one step."""
 
-    role: str
-    content: Content
+    roles: list[str]
+    contents: list[Content]
+    #: Whether every content is text (no message has content parts).
+    text_only: bool = True
 
 
 def _text_part(text: str) -> dict[str, Any]:
@@ -67,10 +70,26 @@ def _event_content(event: Rendered) -> Content:
     return parts
 
 
-def render_api_messages(prompt: PromptList, roles: RoleTable, mode: str, user_role: str = "HUMAN") -> list[ApiMessage]:
-    messages: list[ApiMessage] = []
-    pending: list[str] = []
-    for event in walk(prompt.items, roles, mode):
+class _MessageBuilder:
+    """Rendered events → api messages: text outside roles joined to the adjacent user message, same roles merged.
+
+    Merging happens as messages arrive.  ``tail`` is the last message before
+    merging and ``before_tail`` what it was merged onto (``None``: nothing),
+    so that text left over at the end of the prompt joins that last message
+    alone, as if merging came after it.
+    """
+
+    __slots__ = ("before_tail", "contents", "pending", "roles", "tail", "text_only")
+
+    def __init__(self) -> None:
+        self.roles: list[str] = []
+        self.contents: list[Content] = []
+        self.pending: list[str] = []
+        self.tail: Content = ""
+        self.before_tail: Content | None = None
+        self.text_only = True
+
+    def add(self, event: Event) -> None:
         if type(event) is Rendered:
             api_role = event.spec.api_role
             if api_role is None:
@@ -79,29 +98,107 @@ def render_api_messages(prompt: PromptList, roles: RoleTable, mode: str, user_ro
                     "set api_role='HUMAN', 'BOT' or 'SYSTEM'",
                     key=event.spec.role,
                 )
-            content = event.begin + event.prompt + event.end if event.parts is None else _event_content(event)
-            if pending:
-                if api_role != user_role:
-                    raise _misplaced(pending, f"before a {api_role} message")
-                content = _join_lines("".join(pending), content)
-                pending = []
-            messages.append(ApiMessage(api_role, content))
-        elif type(event) is Text:
-            if event.text.strip():
-                pending.append(event.text)
+            if event.parts is None:
+                content: Content = event.begin + event.prompt + event.end
+            else:
+                content = _event_content(event)
+                self.text_only = False
+            if self.pending:
+                if api_role != _USER_ROLE:
+                    raise _misplaced(self.pending, f"before a {api_role} message")
+                content = _join_lines("".join(self.pending), content)
+                self.pending = []
+            self.append(api_role, content)
+        elif type(event) is Text and event.text.strip():
+            self.pending.append(event.text)
+
+    def append(self, api_role: str, content: Content) -> None:
+        roles = self.roles
+        if roles and roles[-1] == api_role:
+            self.before_tail = self.contents[-1]
+            self.contents[-1] = merge_content(self.before_tail, content)
+        else:
+            self.before_tail = None
+            roles.append(api_role)
+            self.contents.append(content)
+        self.tail = content
+
+    def add_section(self, section: Section) -> None:
+        """A memoised section: its messages are built once and kept on it, when they can be reused as text.
+
+        Reusing them is exact when no text is pending and the seam does not
+        merge text onto a parts list (see :class:`_SectionMessages`);
+        otherwise the section's events are added one by one.
+        """
+        reuse = section.derived.get("api", _UNSET)
+        if reuse is _UNSET:
+            reuse = section.derived["api"] = _SectionMessages.of(section)
+        roles = self.roles
+        if reuse is None or self.pending or (roles and roles[-1] == reuse.first_role and type(self.contents[-1]) is not str):
+            for event in section.events:
+                self.add(event)
+        elif reuse.first_role is not None:
+            self.append(reuse.first_role, reuse.first_content)
+            if reuse.rest_roles:
+                roles.extend(reuse.rest_roles)
+                self.contents.extend(reuse.rest_contents)
+                self.before_tail = None
+                self.tail = reuse.rest_contents[-1]
+
+    def finish(self) -> ApiMessages:
+        if self.pending:
+            if not self.roles or self.roles[-1] != _USER_ROLE:
+                raise _misplaced(self.pending, "at the end of the prompt, after no user message")
+            joined = _join_lines(self.tail, "".join(self.pending))
+            self.contents[-1] = joined if self.before_tail is None else merge_content(self.before_tail, joined)
+        return ApiMessages(self.roles, self.contents, self.text_only)
+
+
+#: The api role that carries text standing outside any role.
+_USER_ROLE = "HUMAN"
+_UNSET = object()
+
+
+@dataclass(frozen=True, slots=True)
+class _SectionMessages:
+    """A section's merged messages, all text: the first (which may merge with the message before) and the rest.
+
+    Joining text with ``'\\n'`` is associative, so adding these gives what
+    adding the section's events one by one gives — unless the first merges
+    onto a parts list, where one text part would stand for several.
+    """
+
+    first_role: str | None
+    first_content: str
+    rest_roles: tuple[str, ...]
+    rest_contents: tuple[str, ...]
+
+    @classmethod
+    def of(cls, section: Section) -> _SectionMessages | None:
+        """``None`` when the messages are not all text, or text outside roles is left over."""
+        builder = _MessageBuilder()
+        for event in section.events:
+            builder.add(event)
+        contents = builder.contents
+        if builder.pending or not builder.text_only:
+            return None
+        texts: list[str] = contents  # type: ignore[assignment]  # all str, checked above
+        if not texts:
+            return cls(None, "", (), ())
+        return cls(builder.roles[0], texts[0], tuple(builder.roles[1:]), tuple(texts[1:]))
+
+
+def render_api_messages(prompt: PromptList, roles: RoleTable, mode: str) -> ApiMessages:
+    """The prompt's messages, still with meta ``api_role`` names; consecutive messages of one role merged."""
+    builder = _MessageBuilder()
+    for event in walk(prompt.items, roles, mode):
+        if type(event) is Section:
+            builder.add_section(event)
         elif type(event) is Cut:
             break
-    if pending:
-        if not messages or messages[-1].role != user_role:
-            raise _misplaced(pending, "at the end of the prompt, after no user message")
-        messages[-1].content = _join_lines(messages[-1].content, "".join(pending))
-    merged: list[ApiMessage] = []
-    for message in messages:
-        if merged and merged[-1].role == message.role:
-            merged[-1].content = merge_content(merged[-1].content, message.content)
         else:
-            merged.append(message)
-    return merged
+            builder.add(event)
+    return builder.finish()
 
 
 def _join_lines(first: Content, second: Content) -> Content:

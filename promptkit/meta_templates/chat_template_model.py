@@ -12,6 +12,7 @@ tokenize=False)`` makes the string.  promptkit renders the template itself
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,7 +20,7 @@ from typing import Any, ClassVar
 from promptkit.chat_templates import ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.meta_templates.chat import merge_content
-from promptkit.meta_templates.models import ChatModel, Message, Model, TokenCounter, _check_mode
+from promptkit.meta_templates.models import OPENAI_ROLES, ChatModel, Message, Model, TokenCounter, _check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 
@@ -98,10 +99,11 @@ class ChatTemplateModel(Model):
         self.system_role = system_role
         self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path)
         self.chat_template_name = chat_template_name
-        self.chat_template.select(chat_template_name, tools)  # fail at load time, not at the first row
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
         self.tools = tools
         self.documents = documents
+        # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
+        self._bound = self.chat_template.bind(template_name=chat_template_name, tools=tools, documents=documents, **self.chat_template_kwargs)
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """A chat meta template (``api_role``s), validated as for ``ChatModel``; OpenCompass's default when none is given."""
@@ -110,32 +112,41 @@ class ChatTemplateModel(Model):
 
     def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
         """The messages handed to the chat template: OpenCompass's conversion, then the ``system_role`` policy."""
+        return self._messages_for(prompt, mode)[0]
+
+    def _messages_for(self, prompt: str | PromptList, mode: str) -> tuple[list[Message], bool]:
+        """:meth:`messages`, and whether every content is text."""
         if isinstance(prompt, str):
-            return [{"role": "user", "content": prompt}]
-        merged: list[Message] = []
-        for message in self._messages.render(prompt, mode):
-            content = message["content"]
-            if not content:
-                continue
-            if merged and merged[-1]["role"] == message["role"]:
-                merged[-1]["content"] = merge_content(merged[-1]["content"], content)
-            else:
-                merged.append(message)
-        return merged if self.system_role == "error" else _apply_system_policy(merged, self.system_role)
+            return [{"role": "user", "content": prompt}], True
+        _check_mode(mode)
+        chat = self._messages
+        messages = chat.api_messages(prompt, mode)
+        roles, contents = messages.roles, messages.contents
+        merged: list[Message]
+        if all(contents) and not any(map(operator.eq, roles, roles[1:])) and all(map(OPENAI_ROLES.__contains__, roles)):
+            # the usual case: nothing to skip or merge, every role known
+            merged = [{"role": role, "content": content} for role, content in zip(map(OPENAI_ROLES.__getitem__, roles), contents, strict=True)]
+        else:  # OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged
+            merged = []
+            last_role = None
+            for role, content in zip(map(chat.role_name, roles), contents, strict=True):
+                if not content:
+                    continue
+                if role == last_role:
+                    merged[-1]["content"] = merge_content(merged[-1]["content"], content)
+                else:
+                    merged.append({"role": role, "content": content})
+                    last_role = role
+        if self.system_role != "error":
+            merged = _apply_system_policy(merged, self.system_role)
+        return merged, messages.text_only
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
         _check_mode(mode)
-        messages = self.messages(prompt, mode)
+        messages, text_only = self._messages_for(prompt, mode)
         try:
-            return self.chat_template.render(
-                messages,
-                add_generation_prompt=mode == "gen",
-                tools=self.tools,
-                documents=self.documents,
-                template_name=self.chat_template_name,
-                **self.chat_template_kwargs,
-            )
+            return self._bound.render(messages, add_generation_prompt=mode == "gen", plain_text=text_only)
         except PromptkitError as error:
             multimodal = [i for i, m in enumerate(messages) if not isinstance(m["content"], str)]
             if multimodal and "failed on these messages" in error.message:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates._walk import Cut, Rendered, RoleTable, Text, walk
+from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
 from promptkit.parts import Part
 from promptkit.promptlist import Marker, PromptList, RoleItem
 
@@ -56,20 +56,35 @@ def render_completion(
     out: list[str] = []
     cut = False
     for event in walk(prompt.items, roles, mode):
-        if type(event) is Rendered:
-            out.append(event.begin)
-            if event.parts is None:
-                out.append(event.prompt)
-            else:
-                out.append(parts_to_text(event.parts, placeholders, media))
-            out.append(event.end)
-        elif type(event) is Text:
-            out.append(event.text)
+        if type(event) is Section:
+            text = event.derived.get("completion")
+            if text is None:
+                text = _section_text(event, placeholders, media)
+            out.append(text)
         elif type(event) is Cut:
             out.append(event.begin)
             cut = True
+        else:
+            out.append(_event_text(event, placeholders, media))
     meta = roles.meta
     return meta.begin + "".join(out) + ("" if cut else meta.end)
+
+
+def _event_text(event: Event, placeholders: Placeholders | None, media: list[dict[str, Any]]) -> str:
+    if type(event) is Text:
+        return event.text
+    assert type(event) is Rendered
+    if event.parts is None:
+        return event.begin + event.prompt + event.end
+    return event.begin + parts_to_text(event.parts, placeholders, media) + event.end
+
+
+def _section_text(section: Section, placeholders: Placeholders | None, media: list[dict[str, Any]]) -> str:
+    """A section's text, kept on the section unless it has media (whose parts go to ``media`` on every use)."""
+    text = "".join(_event_text(event, placeholders, media) for event in section.events)
+    if not any(type(event) is Rendered and event.parts is not None for event in section.events):
+        section.derived["completion"] = text
+    return text
 
 
 def join_without_meta(prompt: str | PromptList, placeholders: Placeholders | None, media: list[dict[str, Any]]) -> str:

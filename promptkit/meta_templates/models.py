@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
 from promptkit.meta_templates._walk import RoleTable
-from promptkit.meta_templates.chat import content_without_meta, render_api_messages
+from promptkit.meta_templates.chat import ApiMessages, content_without_meta, render_api_messages
 from promptkit.meta_templates.completion import join_without_meta, render_completion
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.parts import MODALITIES
@@ -55,7 +55,8 @@ _TOKEN_COUNTERS: dict[str, TokenCounter] = {
     "chars": len,
 }
 
-_OPENAI_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}
+#: The OpenAI message role of each meta ``api_role``.
+OPENAI_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}
 
 
 def _token_counter(value: Any) -> TokenCounter | None:
@@ -215,7 +216,7 @@ class ChatModel(Model):
         for role in meta.round_roles + meta.reserved:
             if role.api_role is None:
                 raise MetaTemplateError(f"role {role.role!r} needs api_role ('HUMAN', 'BOT' or 'SYSTEM') in a chat model's meta template", key=role.role)
-            if role.api_role not in _OPENAI_ROLES and not self.passes_unknown_roles:
+            if role.api_role not in OPENAI_ROLES and not self.passes_unknown_roles:
                 raise MetaTemplateError(
                     f"role {role.role!r} has api_role {role.api_role!r}; a chat model maps only HUMAN, BOT and SYSTEM to message roles",
                     key=role.role,
@@ -230,16 +231,22 @@ class ChatModel(Model):
             return [{"role": "user", "content": prompt}]
         if self._roles is None:
             return [{"role": "user", "content": content_without_meta(prompt)}]
-        messages = [
-            {"role": self._role_name(m.role), "content": m.content} for m in render_api_messages(prompt, self._roles, mode)
-        ]
+        messages = self.api_messages(prompt, mode)
+        return [{"role": role, "content": content} for role, content in zip(map(self.role_name, messages.roles), messages.contents, strict=True)]
+
+    def api_messages(self, prompt: PromptList, mode: str) -> ApiMessages:
+        """The messages under their meta ``api_role`` names, the meta template's ``begin`` message first (never merged)."""
+        assert self._roles is not None, "api_messages needs a meta template"
+        messages = render_api_messages(prompt, self._roles, mode)
         begin = self._roles.meta.begin
         if begin:
-            messages.insert(0, {"role": self._role_name(begin["role"]), "content": begin.get("prompt", "")})
+            messages.roles.insert(0, begin["role"])
+            messages.contents.insert(0, begin.get("prompt", ""))
         return messages
 
-    def _role_name(self, api_role: str) -> str:
-        name = _OPENAI_ROLES.get(api_role)
+    def role_name(self, api_role: str) -> str:
+        """The OpenAI role of a meta ``api_role`` (``HUMAN`` → ``user``, ``BOT`` → ``assistant``, ``SYSTEM`` → ``system``)."""
+        name = OPENAI_ROLES.get(api_role)
         if name is not None:
             return name
         if self.passes_unknown_roles:

@@ -12,7 +12,6 @@ tokenize=False)`` makes the string.  promptkit renders the template itself
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -108,7 +107,9 @@ class ChatTemplateModel(Model):
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """A chat meta template (``api_role``s), validated as for ``ChatModel``; OpenCompass's default when none is given."""
         self._messages = _OpenCompassMessages(abbr=self.abbr, meta_template=cfg)
-        return self._messages.meta_template
+        meta = self._messages.meta_template
+        self._has_begin_message = meta is not None and bool(meta.begin)
+        return meta
 
     def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
         """The messages handed to the chat template: OpenCompass's conversion, then the ``system_role`` policy."""
@@ -123,8 +124,9 @@ class ChatTemplateModel(Model):
         messages = chat.api_messages(prompt, mode)
         roles, contents = messages.roles, messages.contents
         merged: list[Message]
-        if all(contents) and not any(map(operator.eq, roles, roles[1:])) and all(map(OPENAI_ROLES.__contains__, roles)):
-            # the usual case: nothing to skip or merge, every role known
+        if all(contents) and not self._has_begin_message:
+            # The usual case, nothing to skip or merge: the messages already alternate roles (only a begin message is
+            # not merged), and each role is an api_role the meta template was checked to map.
             merged = [{"role": role, "content": content} for role, content in zip(map(OPENAI_ROLES.__getitem__, roles), contents, strict=True)]
         else:  # OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged
             merged = []

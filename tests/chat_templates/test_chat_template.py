@@ -162,3 +162,56 @@ def test_sandbox_refuses_attribute_escapes(source):
 def test_message_content_is_never_parsed_as_template():
     """A content holding Jinja syntax is rendered literally."""
     assert ChatTemplate(SIMPLE).render([{"role": "user", "content": "{{ 7*7 }} {% raw %}{{ x }}"}]) == "[user]{{ 7*7 }} {% raw %}{{ x }}"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{% for m in messages if m['role'] != 'system' %}{{ loop.index }}/{{ loop.length }}{{ m.content }}{% endfor %}",
+        "{% macro show(x) %}{{ x['role'] }}:{{ x.content }}{% endmacro %}{% for m in messages %}{{ show(m) }}{% endfor %}",
+        "{% set ns = namespace(text='') %}{% for m in messages %}{% set ns.text = ns.text + m.role %}{% endfor %}{{ ns.text }}",
+        "{{ messages[0].content }}{{ messages[-1]['role'] }}{{ messages | map(attribute='role') | join(',') }}",
+        "{% for m in messages %}{{ m.missing is defined }}{{ m['missing'] is defined }}{{ m.get('content') }}{% endfor %}",
+        "{% for m in messages %}{{ m.keys() | list }}{{ m.items() | list | length }}{{ loop.cycle('a', 'b') }}{% endfor %}",
+        "{% for m in messages recursive %}{{ loop.depth }}{{ loop.previtem is defined }}{{ loop.nextitem is defined }}{% endfor %}",
+        "{% for m in messages %}{{ m.content | trim }}|{{ m['content'] | trim('{}') }}{% endfor %}",
+        "{{ extra.values is callable }}{{ extra['values'] }}{{ extra.content }}",
+    ],
+)
+def test_lookups_render_as_in_plain_jinja(source):
+    """Lookups compiled with the inline path for dicts and `loop` give what an unsandboxed Jinja gives."""
+    import jinja2
+
+    messages = [{"role": "system", "content": " S "}, {"role": "user", "content": "{U}"}, {"role": "assistant", "content": "A\n"}]
+    extra = {"values": "v", "content": "c"}
+    plain = jinja2.Environment(trim_blocks=True, lstrip_blocks=True).from_string(source).render(messages=messages, extra=extra)
+    assert ChatTemplate(source).render(messages, extra=extra) == plain
+
+
+def test_a_dict_key_named_like_a_private_attribute_is_still_data():
+    """`m['__class__']` reads the key (as Jinja does); `m.__class__` is refused."""
+    messages = [{"role": "user", "content": "x", "__class__": "data"}]
+    assert ChatTemplate("{{ messages[0]['__class__'] }}").render(messages) == "data"
+    with pytest.raises(MetaTemplateError, match="'__class__' of a 'dict'"):
+        ChatTemplate("{{ messages[0].__class__ }}").render(messages)
+
+
+def test_bound_template_renders_as_render_with_the_same_arguments():
+    """bind() once, then render many: the same text as render() with those arguments each time."""
+    template = ChatTemplate(SIMPLE + "{{ tools | tojson }}{{ flag }}{{ bos_token }}", {"bos_token": "<s>"})
+    bound = template.bind(tools=[{"name": "f"}], flag=True)
+    for messages in (USER, USER + [{"role": "assistant", "content": "Hello"}]):
+        assert bound.render(messages, add_generation_prompt=True) == template.render(messages, add_generation_prompt=True, tools=[{"name": "f"}], flag=True)
+    assert bound.render(USER, plain_text=True) == '[user]Hi[{"name": "f"}]True<s>'
+
+
+def test_template_kwargs_cannot_replace_arguments():
+    """A template kwarg named like an argument apply_chat_template sets is refused, naming it."""
+    with pytest.raises(ConfigError, match=r"template kwargs \['add_generation_prompt', 'messages'\] would replace arguments"):
+        ChatTemplate(SIMPLE).bind(messages=[], add_generation_prompt=True)
+
+
+def test_trim_filter_keeps_markup_and_chars():
+    """trim strips whitespace or the given characters, and a Markup value stays Markup (as Jinja's)."""
+    assert ChatTemplate("{{ messages[0].content | trim }}|{{ messages[0].content | trim(' x') }}").render([{"role": "u", "content": " xa x "}]) == "xa x|a"
+    assert ChatTemplate("{{ ('<b> ' | safe | trim) ~ (' a' | trim) }}").render(USER) == "<b>a"

@@ -26,7 +26,7 @@ import jinja2.ext
 import jinja2.nodes
 import jinja2.utils
 from jinja2.exceptions import SecurityError, TemplateError
-from markupsafe import soft_str
+from jinja2.filters import do_trim
 
 from promptkit._sandbox import StrictSandbox
 
@@ -49,8 +49,8 @@ class _GenerationTag(jinja2.ext.Extension):
 
 
 def _trim(value: Any, chars: str | None = None) -> str:
-    """Jinja's ``trim``, without its conversion call for the usual ``str`` (called once per message by many templates)."""
-    return (value if type(value) is str else soft_str(value)).strip(chars)
+    """Jinja's ``trim``, with a direct path for the usual ``str`` (many templates trim every message)."""
+    return value.strip(chars) if type(value) is str else do_trim(value, chars)
 
 
 def _raise_exception(message: str) -> NoReturn:

@@ -121,7 +121,7 @@ class ChatTemplateModel(Model):
             return [{"role": "user", "content": prompt}], True
         _check_mode(mode)
         chat = self._messages
-        messages = chat.api_messages(prompt, mode)
+        messages = chat._api_messages(prompt, mode)
         roles, contents = messages.roles, messages.contents
         merged: list[Message]
         if all(contents) and not self._has_begin_message:
@@ -131,7 +131,7 @@ class ChatTemplateModel(Model):
         else:  # OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged
             merged = []
             last_role = None
-            for role, content in zip(map(chat.role_name, roles), contents, strict=True):
+            for role, content in zip(map(chat._role_name, roles), contents, strict=True):
                 if not content:
                     continue
                 if role == last_role:

@@ -231,12 +231,12 @@ class ChatModel(Model):
             return [{"role": "user", "content": prompt}]
         if self._roles is None:
             return [{"role": "user", "content": content_without_meta(prompt)}]
-        messages = self.api_messages(prompt, mode)
-        return [{"role": role, "content": content} for role, content in zip(map(self.role_name, messages.roles), messages.contents, strict=True)]
+        messages = self._api_messages(prompt, mode)
+        return [{"role": role, "content": content} for role, content in zip(map(self._role_name, messages.roles), messages.contents, strict=True)]
 
-    def api_messages(self, prompt: PromptList, mode: str) -> ApiMessages:
+    def _api_messages(self, prompt: PromptList, mode: str) -> ApiMessages:
         """The messages under their meta ``api_role`` names, the meta template's ``begin`` message first (never merged)."""
-        assert self._roles is not None, "api_messages needs a meta template"
+        assert self._roles is not None, "_api_messages needs a meta template"
         messages = render_api_messages(prompt, self._roles, mode)
         begin = self._roles.meta.begin
         if begin:
@@ -244,7 +244,7 @@ class ChatModel(Model):
             messages.contents.insert(0, begin.get("prompt", ""))
         return messages
 
-    def role_name(self, api_role: str) -> str:
+    def _role_name(self, api_role: str) -> str:
         """The OpenAI role of a meta ``api_role`` (``HUMAN`` → ``user``, ``BOT`` → ``assistant``, ``SYSTEM`` → ``system``)."""
         name = OPENAI_ROLES.get(api_role)
         if name is not None:

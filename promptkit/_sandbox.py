@@ -30,13 +30,12 @@ from typing import Any, NoReturn
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
-from jinja2.runtime import LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 __all__ = ["StrictSandbox"]
 
 # The public attributes of a for-loop's `loop` variable: read in every iteration of most chat templates, and
-# safe by construction, so they skip the sandbox's generic (and comparatively slow) attribute checks.
+# safe by construction, so a constant lookup of one is compiled without the sandbox's generic attribute check.
 _LOOP_ATTRIBUTES = frozenset(
     {"index", "index0", "revindex", "revindex0", "first", "last", "length", "depth", "depth0", "previtem", "nextitem", "cycle", "changed"}
 )
@@ -82,11 +81,6 @@ class StrictSandbox(ImmutableSandboxedEnvironment):
     """An immutable sandbox in which reading an unsafe attribute raises :class:`jinja2.exceptions.SecurityError`."""
 
     code_generator_class = _InlineLookups
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        if type(obj) is LoopContext and attr in _LOOP_ATTRIBUTES:
-            return True
-        return super().is_safe_attribute(obj, attr, value)
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> NoReturn:  # type: ignore[override]  # raise, never return a silent Undefined
         raise SecurityError(f"access to attribute {attribute!r} of a {type(obj).__name__!r} object is not allowed in a template")

@@ -40,7 +40,7 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
-from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
@@ -82,6 +82,7 @@ __all__ = [
     "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
+    "Inferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
     "MDLRetriever",

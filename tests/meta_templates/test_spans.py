@@ -124,7 +124,9 @@ def test_slicing_by_each_span_gives_its_piece(system, shots, query, answer, mode
             if span.piece == "wrapper" or (span.piece == "answer_slot" and mode == "gen"):
                 continue
             text = sliced(final, span)
-            assert text in (expected[span.piece], expected[span.piece].strip()), (model, span)
+            # A template trims a whole message: a piece at its start loses leading, one at its end trailing whitespace.
+            piece = expected[span.piece]
+            assert text in (piece, piece.strip(), piece.lstrip(), piece.rstrip()), (model, span)
             if not isinstance(model, ChatTemplateModel):
                 assert text == expected[span.piece], (model, span)  # meta templates never trim
         if isinstance(final, str):

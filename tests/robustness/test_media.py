@@ -6,6 +6,7 @@ no traceback, and no hang: the CLI runs with a timeout so a regression fails).
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import socket
@@ -115,7 +116,7 @@ def test_a_decompression_bomb_is_refused_in_inline_mode(tmp_path, bomb):
         f"it is 20000×20000 = 400,000,000 pixels, over the decode limit of {limit:,} (Pillow's Image.MAX_IMAGE_PIXELS); "
         "promptkit does not decode it"
     )
-    assert Image.MAX_IMAGE_PIXELS == limit
+    assert limit == Image.MAX_IMAGE_PIXELS  # promptkit never changed Pillow's global
 
 
 def test_max_decode_pixels_lowers_the_decode_limit(tmp_path):
@@ -130,6 +131,20 @@ def test_max_decode_pixels_lowers_the_decode_limit(tmp_path):
     )
     [message] = renderer(config).render(0)[0].prompt
     assert message["content"][1]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+def test_an_image_between_pillows_limit_and_twice_it_is_refused_without_a_warning(tmp_path):
+    """Pillow only warns there (an error under these tests' filters); promptkit refuses it itself, or decodes it when allowed."""
+    over = Image.MAX_IMAGE_PIXELS + 1
+    data = tmp_path / "data"
+    data.mkdir()
+    Image.new("1", (over, 1)).save(data / "band.png", optimize=True)
+    with pytest.raises(DatasetError, match=rf"it is {over}×1 = {over:,} pixels, over the decode limit of {over - 1:,} \(Pillow's Image.MAX_IMAGE_PIXELS\)"):
+        renderer(dataset(tmp_path, "band.png", dict(mode="inline"))).render(1)
+    allowed = renderer(dataset(tmp_path, "band.png", dict(mode="inline", max_decode_pixels=over)))
+    [message] = allowed.render(1)[0].prompt
+    assert message["content"][1]["image_url"]["url"].startswith("data:image/png;base64,")
+    assert over - 1 == Image.MAX_IMAGE_PIXELS
 
 
 @pytest.mark.parametrize("mode", ["keep", "resolve", "inline"])
@@ -154,8 +169,6 @@ def test_max_decode_pixels_must_be_a_positive_int(value):
 
 def test_a_decompression_bomb_in_a_data_url_is_refused(tmp_path, bomb):
     """Base64 in the row is checked like a file: inline refuses it, preview's description refuses it too."""
-    import base64
-
     url = "data:image/png;base64," + base64.b64encode(bomb.read_bytes()).decode()
     config = dataset(tmp_path, url, dict(mode="inline"))
     with pytest.raises(DatasetError, match=r"row 1, key 'url': the image 'data:image/png;base64,.*' cannot be used: it is 20000×20000 = 400,000,000 pixels"):
@@ -297,7 +310,7 @@ def test_preview_shows_files_outside_the_root_when_allowed(tmp_path):
 @pytest.mark.parametrize("mode", ["resolve", "inline"])
 def test_a_symlink_out_of_the_root_is_refused(tmp_path, mode):
     """The real path is what counts: a link in the data folder to a file outside it is refused."""
-    config = dataset(tmp_path, "link.png")
+    (tmp_path / "data").mkdir()
     outside = tmp_path / "outside.png"
     Image.new("RGB", (4, 3)).save(outside)
     (tmp_path / "data" / "link.png").symlink_to(outside)

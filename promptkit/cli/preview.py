@@ -1,54 +1,75 @@
 """What ``promptkit preview`` shows: the shots picked, the PromptList with roles and sections, the final input.
 
 Dialogues show one panel pair per turn; media parts show as a line a person
-can judge (where, MIME type, bytes, image size), never as base64.
+can judge (where, MIME type, bytes, image size), never as base64.  Media are
+looked at under the dataset's media policy (root, regular files only, decode
+limit) in every mode, ``keep`` included: see :func:`~promptkit.media.describe_media`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from promptkit.errors import PromptkitError
 from promptkit.fitting import TokenSegments
 from promptkit.media import describe_media
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem, describe_item
 
+#: ``describe(modality, url)``: a media part's line (:func:`~promptkit.media.describe_media` under the dataset's policy).
+Describe = Callable[[str, str], str]
+
 _ROLE_STYLES = {"SYSTEM": "magenta", "HUMAN": "cyan", "BOT": "green", "system": "magenta", "user": "cyan", "assistant": "green"}
 
 
 def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: bool | None) -> None:
     console = Console(force_terminal=force_color, no_color=force_color is False, highlight=False)
-    model = renderer.model.abbr if renderer.model is not None else "(no model: completion, no meta template)"
-    reader = renderer.dataset.reader
     for index in indices:
-        prompts = renderer.render(index)
-        first = prompts[0]
-        console.rule(Text(f"{renderer.dataset.abbr} · row {index} · {first.mode} · {model}", style="bold"))
-        console.print(Text(f"config: {config}", style="dim"))
-        console.print(_shots_line(first, reader.train_split))
-        if renderer.max_seq_len:
-            enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
-            console.print(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
-        if renderer.infer_mode is not None:
-            console.print(Text(_turns_line(renderer, prompts), style="dim"))
-        root = renderer.media_root
-        for prompt in prompts:
-            title = f"label {prompt.label!r}" if prompt.mode == "ppl" else f"turn {prompt.turn}" if prompt.turn is not None else "prompt"
-            if prompt.mode == "calib":  # a calibration (unconditioned) prompt of a format dataset
-                title = "calib" if prompt.label is None else f"calib, label {prompt.label!r}"
-            console.print(Panel(_promptlist(prompt.intermediate, root), title=f"{title}: template output", title_align="left", border_style="blue"))
-            console.print(Panel(_final(prompt, root), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
-            segments = renderer.token_segments(prompt)
-            if segments is not None:
-                console.print(_tokens_line(segments, renderer.max_seq_len, prompt.truncated))
+        try:
+            shown = _row(renderer, index, config)
+        except PromptkitError as error:  # a media part that cannot be looked at; rendering errors name their row already
+            where = renderer.dataset.config_path
+            model = renderer.model.abbr if renderer.model is not None else None
+            raise error.add_context(row=index, config=str(where) if where else None, dataset=renderer.dataset.abbr, model=model) from None
+        for renderable in shown:  # printed once the whole row is built: a row shows completely or not at all
+            console.print(renderable)
+
+
+def _row(renderer: Renderer, index: int, config: Path) -> list[RenderableType]:
+    model = renderer.model.abbr if renderer.model is not None else "(no model: completion, no meta template)"
+    prompts = renderer.render(index)
+    describe: Describe = partial(describe_media, root=renderer.media_root, policy=renderer.dataset.media)
+    first = prompts[0]
+    out: list[RenderableType] = [
+        Rule(Text(f"{renderer.dataset.abbr} · row {index} · {first.mode} · {model}", style="bold")),
+        Text(f"config: {config}", style="dim"),
+        _shots_line(first, renderer.dataset.reader.train_split),
+    ]
+    if renderer.max_seq_len:
+        enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
+        out.append(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
+    if renderer.infer_mode is not None:
+        out.append(Text(_turns_line(renderer, prompts), style="dim"))
+    for prompt in prompts:
+        title = f"label {prompt.label!r}" if prompt.mode == "ppl" else f"turn {prompt.turn}" if prompt.turn is not None else "prompt"
+        if prompt.mode == "calib":  # a calibration (unconditioned) prompt of a format dataset
+            title = "calib" if prompt.label is None else f"calib, label {prompt.label!r}"
+        out.append(Panel(_promptlist(prompt.intermediate, describe), title=f"{title}: template output", title_align="left", border_style="blue"))
+        out.append(Panel(_final(prompt, describe), title=f"{title}: final input ({_kind(prompt)})", title_align="left", border_style="yellow"))
+        segments = renderer.token_segments(prompt)
+        if segments is not None:
+            out.append(_tokens_line(segments, renderer.max_seq_len, prompt.truncated))
+    return out
 
 
 def _turns_line(renderer: Renderer, prompts: list[RenderedPrompt]) -> str:
@@ -79,7 +100,7 @@ def _kind(prompt: RenderedPrompt) -> str:
     return f"{len(prompt.prompt)} chat messages"
 
 
-def _promptlist(intermediate: str | PromptList, root: Path | None) -> Text:
+def _promptlist(intermediate: str | PromptList, describe: Describe) -> Text:
     if isinstance(intermediate, str):
         return _visible(intermediate)
     out = Text()
@@ -99,7 +120,7 @@ def _promptlist(intermediate: str | PromptList, root: Path | None) -> Text:
             out.append(": ")
             if item.parts is not None:
                 out.append("\n")
-                out.append_text(_parts([part.dump() for part in item.parts], root, "  " * (depth + 1)))
+                out.append_text(_parts([part.dump() for part in item.parts], describe, "  " * (depth + 1)))
             else:
                 out.append_text(_visible(item.prompt if item.prompt is not None else "", quote=True))
             out.append("\n")
@@ -111,24 +132,24 @@ def _promptlist(intermediate: str | PromptList, root: Path | None) -> Text:
     return out
 
 
-def _final(prompt: RenderedPrompt, root: Path | None) -> Group | Text:
+def _final(prompt: RenderedPrompt, describe: Describe) -> Group | Text:
     if isinstance(prompt.prompt, str):
         text = _visible(prompt.prompt)
         if prompt.media:
             text.append("\n\nmedia, in placeholder order:\n", style="dim")
-            text.append_text(_parts(prompt.media, root, "  "))
+            text.append_text(_parts(prompt.media, describe, "  "))
         return text
     table = Table(show_header=True, header_style="bold", expand=True, show_lines=True)
     table.add_column("role", no_wrap=True)
     table.add_column("content")
     for message in prompt.prompt:
         role, content = message["role"], message["content"]
-        shown = _visible(content) if isinstance(content, str) else _parts(content, root, "")
+        shown = _visible(content) if isinstance(content, str) else _parts(content, describe, "")
         table.add_row(Text(role, style="bold " + _ROLE_STYLES.get(role, "white")), shown)
     return Group(table)
 
 
-def _parts(parts: Sequence[Mapping[str, Any]], root: Path | None, indent: str) -> Text:
+def _parts(parts: Sequence[Mapping[str, Any]], describe: Describe, indent: str) -> Text:
     """One line per content part: text quoted, media described (see :func:`describe_media`)."""
     out = Text()
     for number, data in enumerate(parts):
@@ -139,7 +160,7 @@ def _parts(parts: Sequence[Mapping[str, Any]], root: Path | None, indent: str) -
             out.append_text(_visible(part.text_value, quote=True))
         else:
             out.append(f"{part.modality} ", style="bold yellow")
-            out.append(describe_media(part.modality, part.url or "", root))
+            out.append(describe(part.modality, part.url or ""))
     return out
 
 

@@ -1,4 +1,9 @@
-"""Reading media bytes: what a file is (sniffed from its bytes), and images resized and re-encoded with Pillow.
+"""Reading media bytes: regular files only, what a file is (sniffed from its bytes), images checked, resized and re-encoded.
+
+Only regular files are opened: a FIFO, a device such as ``/dev/zero``, a
+socket or a folder would block or never end.  An image's size is read from its
+header and checked against the decode limit before any pixel is decoded, so a
+small file that decodes to gigabytes (a decompression bomb) is refused.
 
 Audio and video are passed on as their bytes with the sniffed MIME type; no
 decoding is needed for that.  Frame sampling for video would go here, beside
@@ -9,12 +14,27 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import stat
+import struct
 from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, BinaryIO
 
 import filetype  # type: ignore[import-untyped]
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageFile, UnidentifiedImageError
 
-__all__ = ["ImageLimits", "MediaFileError", "Prepared", "prepare", "sniff_mime"]
+__all__ = [
+    "ImageLimits",
+    "MediaFileError",
+    "Prepared",
+    "decode_limit",
+    "not_regular",
+    "open_image",
+    "open_regular",
+    "prepare",
+    "sniff_mime",
+]
 
 #: Formats an image can be re-encoded to, by the name a config gives.
 ENCODINGS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
@@ -26,12 +46,13 @@ class MediaFileError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ImageLimits:
-    """Resize (aspect kept, never enlarged) and re-encode settings for images."""
+    """Resize (aspect kept, never enlarged) and re-encode settings for images, and the most pixels decoded."""
 
     max_edge: int | None = None
-    max_pixels: int | None = None
+    max_pixels: int | None = None  # the resize target, not a refusal: see max_decode_pixels
     encode: str | None = None  # one of ENCODINGS; None keeps the file's own format
     quality: int = 90
+    max_decode_pixels: int | None = None  # images with more pixels are refused; None: Pillow's Image.MAX_IMAGE_PIXELS
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +63,91 @@ class Prepared:
     mime: str
     width: int | None = None
     height: int | None = None
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_regular(mode: int) -> str | None:
+    """``'is a FIFO, not a regular file'`` (and so on) for a ``st_mode`` that is not a regular file's, else ``None``."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+    return f"is {kind}, not a regular file"
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading, if it is a regular file; else :class:`MediaFileError`.
+
+    The check is made on the opened file, which is opened without blocking and
+    without following a final symlink: a FIFO or a link swapped in after the
+    caller's checks is refused instead of hanging or leading elsewhere.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        problem = not_regular(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if problem is not None:
+        os.close(fd)
+        raise MediaFileError(f"it {problem}")
+    return os.fdopen(fd, "rb")
+
+
+def decode_limit(limits: ImageLimits) -> tuple[int | None, str]:
+    """The most pixels an image may have, and where that number comes from (for messages)."""
+    if limits.max_decode_pixels is not None:
+        return limits.max_decode_pixels, "media.max_decode_pixels"
+    pillow = Image.MAX_IMAGE_PIXELS
+    return (int(pillow) if pillow is not None else None), "Pillow's Image.MAX_IMAGE_PIXELS"
+
+
+def open_image(fp: IO[bytes], limits: ImageLimits) -> ImageFile.ImageFile:
+    """The image in ``fp`` with only its header read; :class:`MediaFileError` if it has more pixels than the decode limit."""
+    try:
+        image = _identify(fp)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # a plugin's own check, while reading a header
+        raise MediaFileError(f"Pillow refuses to decode it ({error})") from None
+    limit, source = decode_limit(limits)
+    pixels = image.width * image.height
+    if limit is not None and pixels > limit:
+        image.close()
+        raise MediaFileError(
+            f"it is {image.width}×{image.height} = {pixels:,} pixels, over the decode limit of {limit:,} ({source}); promptkit does not decode it"
+        )
+    return image
+
+
+def _identify(fp: IO[bytes]) -> ImageFile.ImageFile:
+    """``Image.open`` without its decompression-bomb check, through Pillow's own registry of formats.
+
+    Above twice Pillow's limit that check raises without the image's size, and
+    between the limit and twice it, it warns through the process's warning
+    filters, which promptkit must not change (they are global, and swapping
+    them is not thread-safe); :func:`open_image` makes the check itself, with
+    the size in its message and the dataset's own limit.
+    """
+    Image.init()
+    prefix = fp.read(16)
+    for format_id in Image.ID:
+        factory, accept = Image.OPEN[format_id]
+        verdict = accept(prefix) if accept is not None else True
+        if not verdict or isinstance(verdict, str):  # a str is Pillow's "almost this format" note
+            continue
+        fp.seek(0)
+        try:
+            return factory(fp, "")
+        except (SyntaxError, IndexError, TypeError, struct.error):  # what Image.open takes for "not this format"
+            continue
+    raise UnidentifiedImageError("cannot identify image file")
 
 
 def sniff_mime(data: bytes) -> str | None:
@@ -77,7 +183,7 @@ def target_size(width: int, height: int, limits: ImageLimits) -> tuple[int, int]
 def prepare_image(data: bytes, limits: ImageLimits) -> Prepared:
     """Decode fully (so truncation shows), resize within ``limits``, re-encode when asked or when resized."""
     try:
-        with Image.open(io.BytesIO(data)) as image:
+        with open_image(io.BytesIO(data), limits) as image:
             source_format = image.format or ""
             size = target_size(image.width, image.height, limits)
             if source_format == "JPEG" and size != image.size:
@@ -97,5 +203,7 @@ def prepare_image(data: bytes, limits: ImageLimits) -> Prepared:
             return Prepared(out.getvalue(), ENCODINGS[encoding], resized.width, resized.height)
     except UnidentifiedImageError:
         raise MediaFileError("it is not an image Pillow can read") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # a plugin's own check, while decoding
+        raise MediaFileError(f"Pillow refuses to decode it ({error})") from None
     except (OSError, SyntaxError, ValueError) as error:  # Pillow's errors for truncated or corrupt data
         raise MediaFileError(f"it is truncated or corrupt ({error})") from None

@@ -14,6 +14,9 @@ A dataset config may give ``media=dict(...)``:
 ``root``               the folder relative paths resolve against (default: the
                        folder of the dataset's data file)
 ``allow_outside_root`` accept paths that resolve outside ``root`` (default False)
+``max_decode_pixels``  every mode: refuse images with more pixels than this, from
+                       their header, before decoding (default: Pillow's
+                       ``Image.MAX_IMAGE_PIXELS``, which promptkit never changes)
 ``max_edge``           inline: shrink images so the longer edge is at most this
 ``max_pixels``         inline: shrink images to at most this many pixels
 ``image_format``       inline: re-encode images as ``'JPEG'``, ``'PNG'`` or ``'WEBP'``
@@ -23,13 +26,15 @@ A dataset config may give ``media=dict(...)``:
 =====================  ==========================================================
 
 Remote URLs (``https://…``) are never fetched.  Local means a plain path or a
-``file://`` URL.
+``file://`` URL.  A local path is confined to ``root`` by its real path
+(symlinks followed), and only regular files are read: see :func:`confine`.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,14 +42,14 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.errors import ConfigError, DatasetError, check_keys
-from promptkit.media.files import ENCODINGS, ImageLimits, MediaFileError, Prepared, prepare
+from promptkit.media.files import ENCODINGS, ImageLimits, MediaFileError, Prepared, not_regular, open_regular, prepare
 from promptkit.parts import Part
 from promptkit.promptlist import PromptList, RoleItem
 
-__all__ = ["MEDIA_MODES", "MediaPolicy", "MediaResolver", "local_path"]
+__all__ = ["MEDIA_MODES", "MediaPolicy", "MediaResolver", "confine", "file_problem", "local_path", "shown_url"]
 
 MEDIA_MODES = ("keep", "resolve", "inline")
-_KEYS = ("mode", "root", "allow_outside_root", "max_edge", "max_pixels", "image_format", "quality", "max_part_bytes", "max_prompt_bytes")
+_KEYS = ("mode", "root", "allow_outside_root", "max_decode_pixels", "max_edge", "max_pixels", "image_format", "quality", "max_part_bytes", "max_prompt_bytes")
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,7 @@ class MediaPolicy:
         mode = cfg.get("mode", "keep")
         if mode not in MEDIA_MODES:
             raise ConfigError(f"media.mode must be one of {', '.join(map(repr, MEDIA_MODES))} (got {mode!r})", key="media.mode")
-        for key in ("max_edge", "max_pixels", "max_part_bytes", "max_prompt_bytes"):
+        for key in ("max_decode_pixels", "max_edge", "max_pixels", "max_part_bytes", "max_prompt_bytes"):
             value = cfg.get(key)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value <= 0):
                 raise ConfigError(f"media.{key} must be a positive int (got {value!r})", key=f"media.{key}")
@@ -78,7 +83,7 @@ class MediaPolicy:
         encode = cfg.get("image_format")
         if encode is not None and (not isinstance(encode, str) or encode.upper() not in ENCODINGS):
             raise ConfigError(f"media.image_format must be one of {', '.join(map(repr, ENCODINGS))} (got {encode!r})", key="media.image_format")
-        limits = ImageLimits(cfg.get("max_edge"), cfg.get("max_pixels"), encode.upper() if encode else None, quality)
+        limits = ImageLimits(cfg.get("max_edge"), cfg.get("max_pixels"), encode.upper() if encode else None, quality, cfg.get("max_decode_pixels"))
         if mode != "inline":
             pixel_keys = [key for key in ("max_edge", "max_pixels", "image_format", "max_part_bytes", "max_prompt_bytes") if cfg.get(key) is not None]
             if pixel_keys:
@@ -98,6 +103,33 @@ def local_path(url: str) -> str | None:
     if url.startswith("data:") or "://" in url:
         return None
     return url
+
+
+def confine(path: str, root: Path, allow_outside_root: bool) -> tuple[Path, bool]:
+    """Where the local ``path`` leads (relative to ``root``, symlinks followed), and whether it stays in ``root``.
+
+    ``root`` must be a real path.  A path that leaves ``root`` as written is not
+    looked up at all; one that stays is followed through its symlinks, and its
+    real path is what must stay in ``root``.  ``allow_outside_root`` lets every
+    path through (the real path is still returned).
+    """
+    candidate = Path(path).expanduser()
+    joined = candidate if candidate.is_absolute() else root / candidate
+    if not allow_outside_root and not Path(os.path.normpath(joined)).is_relative_to(root):
+        return Path(os.path.normpath(joined)), False
+    real = joined.resolve()
+    return real, allow_outside_root or real.is_relative_to(root)
+
+
+def file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as media (``'does not exist'``, ``'is a FIFO, not a regular file'``…), or ``None``."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "does not exist"
+    except OSError as error:
+        return f"cannot be looked at ({error.strerror})"
+    return not_regular(mode)
 
 
 class MediaResolver:
@@ -142,7 +174,7 @@ class MediaResolver:
                 return part, 0
             absolute = str(self.resolve(path, part.modality))
             return part.with_url("file://" + absolute if url.startswith("file://") else absolute), 0
-        shown = _shown(url)
+        shown = shown_url(url)
         if url.startswith("data:"):
             data = self._base64_payload(url, part.modality)
             if data is None:  # the payload is a path, as with a data: template over a column of paths
@@ -169,23 +201,24 @@ class MediaResolver:
         return part.with_url(encoded), size
 
     def resolve(self, path: str, modality: str) -> Path:
-        """``path`` made absolute against the root; refused outside it unless allowed; must be a file."""
-        candidate = Path(path).expanduser()
-        resolved = (candidate if candidate.is_absolute() else self.root / candidate).resolve()
-        if not self.policy.allow_outside_root and not resolved.is_relative_to(self.root):
+        """``path``'s real path against the root (see :func:`confine`); refused outside it unless allowed; must be a regular file."""
+        resolved, inside = confine(path, self.root, self.policy.allow_outside_root)
+        if not inside:
             raise DatasetError(
                 f"the {modality} path {path!r} resolves to {resolved}, outside the dataset's folder {self.root}; "
                 "move the file there, set media.root, or set media.allow_outside_root=True",
                 key=path,
             )
-        if not resolved.is_file():
-            problem = "is a folder" if resolved.is_dir() else "does not exist"
+        problem = file_problem(resolved)
+        if problem is not None:
             raise DatasetError(f"the {modality} file {path!r} {problem} (resolved to {resolved})", key=path)
         return resolved
 
     def _inline_file_uncached(self, path: str, modality: str) -> tuple[str, int]:
         """The file as a data: URL and its encoded size; raises OSError or MediaFileError for the caller to place."""
-        prepared = prepare(modality, Path(path).read_bytes(), self.policy.limits)
+        with open_regular(Path(path)) as file:
+            data = file.read()
+        prepared = prepare(modality, data, self.policy.limits)
         return _data_url(prepared), len(prepared.data)
 
     @staticmethod
@@ -193,7 +226,7 @@ class MediaResolver:
         """The bytes of a base64 ``data:`` URL, or ``None`` when its payload is not base64 (then it is taken as a path)."""
         header, _, payload = url.partition(",")
         if not header.endswith(";base64"):
-            raise DatasetError(f"the {modality} {_shown(url)} is a data: URL without ;base64; promptkit inlines base64 data only", key="url")
+            raise DatasetError(f"the {modality} {shown_url(url)} is a data: URL without ;base64; promptkit inlines base64 data only", key="url")
         try:
             return base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError):
@@ -211,5 +244,6 @@ def _data_url(prepared: Prepared) -> str:
     return f"data:{prepared.mime};base64,{base64.b64encode(prepared.data).decode('ascii')}"
 
 
-def _shown(url: str) -> str:
+def shown_url(url: str) -> str:
+    """``url`` quoted, cut to 60 characters (a data: URL's base64 would fill the screen)."""
     return repr(url) if len(url) <= 60 else repr(url[:57] + "...")

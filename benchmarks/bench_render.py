@@ -1,6 +1,7 @@
 """Render throughput of promptkit on realistic workloads, side by side with OpenCompass 0.5.4 when importable.
 
     python3 benchmarks/bench_render.py [--rows 5000] [--repeat 3]
+    python3 benchmarks/bench_render.py --floor [--rows 100000] [--repeat 3]
 
 Prints, per workload: prompts/second and peak traced memory for promptkit and,
 if ``opencompass`` imports (see docs/compat.md for the scratch venv), for
@@ -9,11 +10,18 @@ Both are timed in this one process, best of ``--repeat`` runs (and of at least
 a second of runs), from loaded rows
 to final inputs: config objects built, shots picked and rendered, every prompt
 through the model's meta template (reading the data files is not timed).
+
+``--floor`` times whole processes instead: ``promptkit render CONFIG --model
+MODEL --out FILE`` against the workload's hand-written floor (benchmarks/floor.py:
+the same JSONL in, the same JSONL out, checked byte for byte, the template
+spelled out as f-strings), and prints promptkit's time as a multiple of it.
 """
 
 from __future__ import annotations
 
 import argparse
+import filecmp
+import subprocess
 import sys
 import tempfile
 import time
@@ -63,11 +71,51 @@ def measure(run: Callable[[], int], repeat: int, min_seconds: float = 1.0) -> tu
     return count / best, count, peak / 2**20
 
 
+def _best_wall_time(command: list[str], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, check=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def floor_table(rows: int, repeat: int) -> int:
+    """Whole-process `promptkit render` against the hand-written floor, per workload (best of `repeat`)."""
+    here = Path(__file__).parent
+    header = f"{'workload':32} {'rows':>8} {'records':>8} {'floor s':>8} {'promptkit s':>12} {'ratio':>6}"
+    print(header)
+    print("-" * len(header))
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, workload in enumerate(WORKLOADS):
+            folder = Path(tmp) / str(i)
+            paths = write_data(folder, workload, rows)
+            dataset = dict(abbr="w", type="JsonlDataset", path=paths, reader_cfg=READER, infer_cfg=workload.infer_cfg)
+            (folder / "dataset.py").write_text(f"datasets = [{dataset!r}]\n", encoding="utf-8")
+            command = [sys.executable, "-m", "promptkit", "render", str(folder / "dataset.py"), "--out", str(folder / "promptkit.jsonl")]
+            if workload.model:
+                (folder / "model.py").write_text(f"models = [{workload.model!r}]\n", encoding="utf-8")
+                command += ["--model", str(folder / "model.py")]
+            floor_command = [sys.executable, str(here / "floor.py"), str(i), paths["train"], paths["test"], str(folder / "floor.jsonl")]
+            promptkit_s = _best_wall_time(command, repeat)
+            floor_s = _best_wall_time(floor_command, repeat)
+            if not filecmp.cmp(folder / "promptkit.jsonl", folder / "floor.jsonl", shallow=False):
+                raise SystemExit(f"{workload.name}: the floor's records differ from promptkit's; fix benchmarks/floor.py")
+            with open(folder / "floor.jsonl", "rb") as file:
+                records = sum(1 for _ in file)
+            print(f"{workload.name:32} {rows:>8} {records:>8} {floor_s:>8.2f} {promptkit_s:>12.2f} {promptkit_s / floor_s:>5.2f}x", flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=5000, help="test rows per workload (default 5000)")
+    parser.add_argument("--rows", type=int, default=None, help="test rows per workload (default 5000; 100000 with --floor)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per engine; the best counts (default 3)")
+    parser.add_argument("--floor", action="store_true", help="whole processes: promptkit render against the hand-written floor")
     args = parser.parse_args()
+    if args.floor:
+        return floor_table(args.rows or 100_000, args.repeat)
+    args.rows = args.rows or 5000
     try:
         import opencompass_side
     except ImportError as error:

@@ -217,12 +217,12 @@ def test_prompt_over_the_limit_is_marked(make_renderer, caplog):
     with caplog.at_level(logging.WARNING, logger="promptkit.pipeline"):
         records = [prompt.to_record() for prompt in renderer]
     assert [(r["prompt"], r["ice_idx"], r["truncated"], r.get("over_limit")) for r in records] == [
-        ("Q: one two three", [], True, True),
-        ("Q: one", [], True, None),
-        ("Q: a b c d e f g h", [], True, True),
+        ("\nQ: one two three", [], True, True),
+        ("\nQ: one", [], True, None),
+        ("\nQ: a b c d e f g h", [], True, True),
     ]
     assert [record.getMessage() for record in caplog.records] == [
-        "dataset 'demo', model 'm': 2 of 3 row(s) have a prompt longer than max_seq_len=3 tokens with no shot left to drop "
+        "dataset 'demo', model 'm': 2 row(s) have a prompt longer than max_seq_len=3 tokens with no shot left to drop "
         "(rows 0, 2); they are written as they are, marked \"over_limit\": true"
     ]
 
@@ -248,6 +248,41 @@ def test_ppl_prompt_over_the_limit_is_marked_per_label(make_renderer):
     assert [(r["label"], r.get("over_limit")) for r in (prompt.to_record() for prompt in renderer)] == [("A", None), ("B", True)]
 
 
+def test_chat_template_prompt_over_the_limit_is_marked(make_renderer):
+    """A chat-template model (fitted by dropping the last shot, as OpenCompass) marks a prompt over the limit too."""
+    template = "{% for m in messages %}<{{ m.role }}>{{ m.content }}</{{ m.role }}>{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
+    renderer = make_renderer(
+        ROWS,
+        dict(
+            ice_template=dict(type="PromptTemplate", template=dict(round=[dict(role="HUMAN", prompt="{question}"), dict(role="BOT", prompt="{answer}")])),
+            prompt_template=dict(type="PromptTemplate", template=dict(begin="</E>", round=[dict(role="HUMAN", prompt="{question}")]), ice_token="</E>"),
+            retriever=dict(type="FixKRetriever", fix_id_list=[1]),
+            inferencer=dict(type="GenInferencer"),
+        ),
+        model=dict(abbr="m", type="HuggingFacewithChatTemplate", chat_template=template, max_seq_len=2, token_counter="whitespace"),
+    )
+    assert [(r["prompt"], r["ice_idx"], r.get("over_limit")) for r in (p.to_record() for p in renderer)] == [
+        ("<user>one two three\n</user><assistant>", [], True),
+        ("<user>one\n</user><assistant>", [], None),
+        ("<user>a b c d e f g h\n</user><assistant>", [], True),
+    ]
+
+
+def test_warning_names_the_first_five_rows(make_renderer, caplog):
+    """With more than five rows over the limit, the warning names the first five and counts them all."""
+    renderer = make_renderer(
+        [{"question": f"long question number {i}", "answer": "x"} for i in range(7)],
+        dict(prompt_template=dict(type="PromptTemplate", template="{question}"), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")),
+        model=dict(abbr="m", type="CompletionModel", max_seq_len=2, token_counter="whitespace"),
+    )
+    with caplog.at_level(logging.WARNING, logger="promptkit.pipeline"):
+        assert all(prompt.over_limit for prompt in renderer)
+    assert [record.getMessage() for record in caplog.records] == [
+        "dataset 'demo', model 'm': 7 row(s) have a prompt longer than max_seq_len=2 tokens with no shot left to drop "
+        "(rows 0, 1, 2, 3, 4, ...); they are written as they are, marked \"over_limit\": true"
+    ]
+
+
 def test_prompt_over_the_limit_on_the_cli(tmp_path):
     """`render` writes the records with "over_limit": true and one warning line; exit 0."""
     dataset, model = write_configs(tmp_path, max_seq_len=3)
@@ -260,6 +295,6 @@ def test_prompt_over_the_limit_on_the_cli(tmp_path):
         ("<u>Q: a b c d e f g h</u><b>", True),
     ]
     assert result.stderr == (
-        "promptkit: warning: dataset 'demo', model 'tiny': 2 of 3 row(s) have a prompt longer than max_seq_len=3 tokens with no shot "
+        "promptkit: warning: dataset 'demo', model 'tiny': 2 row(s) have a prompt longer than max_seq_len=3 tokens with no shot "
         "left to drop (rows 0, 2); they are written as they are, marked \"over_limit\": true\n"
     )

@@ -7,7 +7,7 @@ compose in a config without a class per combination::
     retriever=dict(type='BM25Retriever', ice_num=4, filter=dict(same='subject'), balance='label')
 
 The steps, in order: the retriever orders the candidates its filter allows
-(best or drawn first); the leakage guard removes copies of the test row;
+(best or drawn first); the leakage guard removes copies and near-copies of the test row;
 ``mmr`` (similarity retrievers) reorders them for diversity;
 ``balance='label'`` takes them round-robin over answer labels; the first
 ``ice_num`` are the shots.

@@ -32,7 +32,8 @@ _PUNCTUATION = _PunctuationToSpace()
 
 
 def normalise_text(text: str) -> str:
-    """The text the guard compares: NFKC, case-folded, each punctuation character a space, whitespace runs one space, stripped.
+    """The text the guard compares: NFKC, case-folded (then NFKC again), each punctuation character a space, whitespace
+    runs one space, stripped.
 
     Symbols (``+ = $ <``), digits and letters are kept, so ``2+2`` and ``2-2``
     stay apart (``-`` is punctuation, ``+`` a symbol).
@@ -40,7 +41,8 @@ def normalise_text(text: str) -> str:
     >>> normalise_text("  Who wrote\\tＨＡＭＬＥＴ? ")
     'who wrote hamlet'
     """
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_PUNCTUATION)
+    # NFKC again after folding: folding can decompose (U+01F0 "ǰ" folds to "j" + U+030C), and the key must be stable.
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()).translate(_PUNCTUATION)
     return " ".join(folded.split())
 
 

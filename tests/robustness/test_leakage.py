@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from promptkit import BM25Retriever, DPPRetriever, MDLRetriever, RandomRetriever, ReaderConfig, TopkRetriever, VotekRetriever
 from promptkit.retrievers._leakage import normalise_text
@@ -96,6 +98,20 @@ def test_normalisation_rule():
     assert normalise_text("2+2=?") == "2+2="
     assert normalise_text("2-2") == "2 2" != normalise_text("2+2")
     assert normalise_text("hamlet") != normalise_text("hamlets")
+
+
+@given(st.text())
+def test_normalising_is_idempotent(text):
+    """Normalised text normalises to itself, for any Unicode text."""
+    assert normalise_text(normalise_text(text)) == normalise_text(text)
+
+
+@given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123456789+=$<>é", min_size=1), min_size=1, max_size=6), st.data())
+def test_spacing_case_and_punctuation_never_hide_a_copy(words, data):
+    """A text with its words re-spaced, re-cased and punctuated normalises like the original."""
+    glue = st.sampled_from([" ", "  ", "\t", " , ", "? ", "\n", " - ", "\u3000", "…"])
+    perturbed = "".join(data.draw(st.sampled_from([w.upper(), w.lower(), w])) + data.draw(glue) for w in words)
+    assert normalise_text(perturbed + data.draw(st.sampled_from(["", "?", ".", " "]))) == normalise_text(" ".join(words))
 
 
 @pytest.mark.parametrize("name", RETRIEVERS)

@@ -16,7 +16,8 @@ they are adjacent.  A prefix is known not to fit without counting it when a
 lower bound says so: from an exact count, each further shot adds at least its
 own tokens minus two per piece of text (a token may merge across each edge).
 Since adding a shot never shortens the prompt, the answer is the loop's — a
-property test checks it against the loop itself.
+property test checks it against the loop itself.  When even the prompt without
+shots is too long, nothing is left to drop: the result says ``over_limit``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class FitResult:
 
     rendered: tuple[Any, ...]
     shots: list[int]
+    #: The prompt is still longer than ``max_seq_len``, with no shot left to drop.
+    over_limit: bool = False
 
 
 def prompt_text(prompt: Prompt) -> str:
@@ -96,9 +99,11 @@ class ShotFitter:
             return self._drop_last(list(ice_idx), render)
         shots = list(ice_idx)
         bare = render([])
+        bare_tokens = count_tokens(bare[1], self.counter)
+        if bare_tokens > self.max_seq_len:
+            return FitResult(bare, [], over_limit=True)
         if not shots:
             return FitResult(bare, [])
-        bare_tokens = count_tokens(bare[1], self.counter)
         sizes = [self.shot_tokens.pieces(index) for index in shots]
         prefix_tokens = [0]
         for tokens, _ in sizes:
@@ -121,10 +126,12 @@ class ShotFitter:
     def _drop_last(self, shots: list[int], render: RenderShots) -> FitResult:
         """OpenCompass's loop: render with every shot, and while too long drop the last one and render again."""
         rendered = render(shots)
-        while shots and count_tokens(rendered[1], self.counter) > self.max_seq_len:
+        tokens = count_tokens(rendered[1], self.counter)
+        while shots and tokens > self.max_seq_len:
             shots = shots[:-1]
             rendered = render(shots)
-        return FitResult(rendered, shots)
+            tokens = count_tokens(rendered[1], self.counter)
+        return FitResult(rendered, shots, over_limit=tokens > self.max_seq_len)
 
     def _certainly_over(self, tokens: int, sizes: list[tuple[int, int]], known: int, over: int) -> int:
         """The shortest prefix longer than ``known`` (whose prompt has ``tokens``) that cannot fit, by a lower bound.

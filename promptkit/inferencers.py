@@ -40,6 +40,8 @@ class GenInferencer(Inferencer):
 
     def __init__(self, gen_field_replace_token: str = "", max_seq_len: int | None = None, multiround: bool = False, **runtime: Any) -> None:
         super().__init__(max_seq_len, **runtime)
+        if not isinstance(multiround, bool):
+            raise ConfigError(f"multiround must be True or False (got {multiround!r} that is a {type(multiround).__name__})", key="multiround")
         if multiround:
             raise ConfigError("GenInferencer(multiround=True) is not supported: it fills message-list templates turn by turn", key="multiround")
         if not isinstance(gen_field_replace_token, str):

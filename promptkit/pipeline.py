@@ -39,6 +39,9 @@ __all__ = ["RenderedPrompt", "Renderer"]
 
 logger = logging.getLogger(__name__)
 
+#: How many rows over max_seq_len the warning names.
+_ROWS_SHOWN = 5
+
 Row = Mapping[str, Any]
 #: A turn of a dialogue to render: its number, and the model's earlier replies (``None``: the ground truth).
 Turn = tuple[int, Sequence[str] | None]
@@ -70,6 +73,8 @@ class RenderedPrompt:
     request: dict[str, Any] | None = None
     #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
     truncated: bool = False
+    #: Whether the prompt is longer than ``max_seq_len`` even with no shots (written as it is; the record says so).
+    over_limit: bool = False
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -87,6 +92,8 @@ class RenderedPrompt:
         record["ice_idx"] = self.ice_idx
         record["n_shots"] = len(self.ice_idx)
         record["truncated"] = self.truncated
+        if self.over_limit:
+            record["over_limit"] = True
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
         if self.request:
@@ -134,6 +141,8 @@ class Renderer:
                 self.max_seq_len,
             )
         self.mode = self.inferencer.mode
+        #: Test rows met whose prompt is over max_seq_len with no shot left to drop, in order (see report()).
+        self._over_limit: dict[int, None] = {}
         self._mask_value = self.inferencer.gen_field_replace_token if isinstance(self.inferencer, GenInferencer) else ""
 
     def _infer_mode(self) -> str | None:
@@ -234,6 +243,24 @@ class Renderer:
         rows, ice_indices = self.test_rows, self.ice_indices
         for index, row in enumerate(rows):
             yield from self._render(row, index, ice_indices[index])
+        self.report()
+
+    def report(self) -> None:
+        """Log one warning for the rows rendered since the last report whose prompt is over ``max_seq_len`` with no shot
+        left to drop (iterating the renderer reports at the end; callers of :meth:`render` call this when done)."""
+        rows = list(self._over_limit)
+        self._over_limit.clear()
+        if not rows:
+            return
+        shown = ", ".join(map(str, rows[:_ROWS_SHOWN])) + (", ..." if len(rows) > _ROWS_SHOWN else "")
+        where = f"dataset {self.dataset.abbr!r}" + (f", model {self._model_abbr!r}" if self._model_abbr is not None else "")
+        logger.warning(
+            '%s: %d row(s) have a prompt longer than max_seq_len=%d tokens with no shot left to drop (rows %s); they are written as they are, marked "over_limit": true',
+            where,
+            len(rows),
+            self.max_seq_len,
+            shown,
+        )
 
     def render(self, index: int) -> list[RenderedPrompt]:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
@@ -309,11 +336,14 @@ class Renderer:
 
     def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
         try:
-            intermediate, final, used, media = self._fit(row, list(ice_idx), None, (turn, replies))
+            intermediate, final, used, media, over = self._fit(row, list(ice_idx), None, (turn, replies))
         except PromptkitError as error:
             raise error.add_context(row=index if index >= 0 else None, **self._where) from None
         truncated = len(used) < len(ice_idx)
-        return RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media, truncated=truncated)
+        return RenderedPrompt(
+            self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media,
+            truncated=truncated, over_limit=self._note_over_limit(index, over),
+        )
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -327,27 +357,38 @@ class Renderer:
             return self._turns(row, index, ice_idx)
         if self.mode == "gen":
             try:
-                intermediate, final, used, media = self._fit(row, list(ice_idx), None)
+                intermediate, final, used, media, over = self._fit(row, list(ice_idx), None)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, **self._where) from None
             truncated = len(used) < len(ice_idx)
-            out = [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, self._request(row), truncated=truncated)]
+            out = [
+                RenderedPrompt(
+                    self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, self._request(row),
+                    truncated=truncated, over_limit=self._note_over_limit(index, over),
+                )
+            ]
             return out + self._calibration(row, index, used, [None])
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
         for label in self.labels:
             try:
-                intermediate, final, shots, media = self._fit(row, shots, label)
+                intermediate, final, shots, media, over = self._fit(row, shots, label)
             except PromptkitError as error:
                 raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
-            fitted.append((label, intermediate, final, shots, media))
+            fitted.append((label, intermediate, final, shots, media, over))
         out = []
-        for label, intermediate, final, used, media in fitted:
+        for label, intermediate, final, used, media, over in fitted:
+            # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
             if len(used) != len(shots):
                 intermediate, final, media = self._render_once(row, shots, label)
             truncated = len(shots) < len(ice_idx)
-            out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, self._request(row), truncated=truncated))
+            out.append(
+                RenderedPrompt(
+                    self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, self._request(row),
+                    truncated=truncated, over_limit=self._note_over_limit(index, over),
+                )
+            )
         return out + self._calibration(row, index, shots, self.labels)
 
     # -- what format datasets add: request fields and calibration prompts ----------
@@ -394,9 +435,11 @@ class Renderer:
 
     @cached_property
     def _shot_tokens(self) -> ShotTokens | None:
-        if self.token_counter is None or self._shots is None:
+        if self.token_counter is None:
             return None
-        return ShotTokens(self.token_counter, self._shots.shot)
+        # Without an ice_template there is nothing to count, and _ice refuses shots with the error that says so.
+        shots = self._shots
+        return ShotTokens(self.token_counter, shots.shot if shots is not None else lambda index: self._ice([index]))
 
     @cached_property
     def _fitter(self) -> ShotFitter | None:
@@ -415,14 +458,22 @@ class Renderer:
         per_shot = [shot_tokens(i) for i in prompt.ice_idx] if shot_tokens is not None else []
         return token_segments(prompt.intermediate, prompt.prompt, per_shot, self.token_counter)
 
-    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, list[int], Media]:
-        """Render with the longest prefix of ``ice_idx`` that fits ``max_seq_len`` (OpenCompass's drop-last-shot result)."""
+    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, list[int], Media, bool]:
+        """Render with the longest prefix of ``ice_idx`` that fits ``max_seq_len`` (OpenCompass's drop-last-shot result);
+        last, whether the prompt is over the limit even so."""
         if self._fitter is None:
             intermediate, final, media = self._render_once(row, ice_idx, label, turn)
-            return intermediate, final, ice_idx, media
+            return intermediate, final, ice_idx, media, False
+        self._check_shots(ice_idx)
         fitted = self._fitter.fit(ice_idx, lambda shots: self._render_once(row, shots, label, turn))
         intermediate, final, media = fitted.rendered
-        return intermediate, final, fitted.shots, media
+        return intermediate, final, fitted.shots, media, fitted.over_limit
+
+    def _note_over_limit(self, index: int, over: bool) -> bool:
+        """Remember a test row over the limit for :meth:`report`; returns ``over``."""
+        if over and index >= 0:
+            self._over_limit[index] = None
+        return over
 
     def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, Media]:
         ice = self._ice(ice_idx)
@@ -440,21 +491,28 @@ class Renderer:
         return prompt, self._final_model.render(prompt, self.mode), None
 
     def _ice(self, ice_idx: list[int]) -> Prompt:
+        self._check_shots(ice_idx)
         if self._shots is None:
-            if ice_idx:
-                raise ConfigError(
-                    f"the retriever picked shots {ice_idx} but infer_cfg has no ice_template to render them; add an ice_template "
-                    "or use ZeroRetriever",
-                    key="infer_cfg.ice_template",
-                )
             return self.dataset.retriever.ice_eos_token
-        if ice_idx and not self.template.has_ice_slot:
+        return self._shots.render(ice_idx)
+
+    def _check_shots(self, ice_idx: list[int]) -> None:
+        """Shots need an ice_template to render them and an ice token to put them at."""
+        if not ice_idx:
+            return
+        if self._shots is None:
+            raise ConfigError(
+                f"the retriever picked shots {ice_idx} but infer_cfg has no ice_template to render them; add an ice_template "
+                "or use ZeroRetriever",
+                key="infer_cfg.ice_template",
+            )
+        if not self.template.has_ice_slot:
             raise TemplateError(
                 f"the retriever picked shots {ice_idx} but the template has no ice_token {self.template.ice_token!r} to put them at; "
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
-        return self._shots.render(ice_idx)
+
 
     def _context(self) -> _ErrorContext:
         return _ErrorContext(**self._where)

@@ -164,6 +164,7 @@ def _render(args: argparse.Namespace) -> int:
                             raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
                         record["spans"] = [span.dump() for span in spans]
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            renderer.report()
     finally:
         if out is not sys.stdout:
             out.close()

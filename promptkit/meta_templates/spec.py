@@ -54,12 +54,20 @@ class MetaRole:
         prompt = spec.get("prompt")
         if prompt is not None and not isinstance(prompt, str):
             raise MetaTemplateError(f"{where}: 'prompt' of role {spec['role']!r} must be a str (got {prompt!r})", key="prompt")
+        generate = spec.get("generate", False)
+        if not isinstance(generate, bool):
+            # 'False' is a true string: reading the flag by truthiness would cut the prompt at the wrong turn.
+            raise MetaTemplateError(
+                f"{where}: 'generate' of role {spec['role']!r} must be True or False (got {generate!r} that is a {type(generate).__name__}); "
+                "generate=True marks the model's own turn",
+                key="generate",
+            )
         return cls(
             role=spec["role"],
             begin=spec.get("begin", "") or "",
             end=spec.get("end", "") or "",
             prompt=prompt,
-            generate=bool(spec.get("generate", False)),
+            generate=generate,
             api_role=spec.get("api_role"),
         )
 

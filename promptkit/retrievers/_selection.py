@@ -7,7 +7,7 @@ compose in a config without a class per combination::
     retriever=dict(type='BM25Retriever', ice_num=4, filter=dict(same='subject'), balance='label')
 
 The steps, in order: the retriever orders the candidates its filter allows
-(best or drawn first); the leakage guard removes copies of the test row;
+(best or drawn first); the leakage guard removes copies and near-copies of the test row;
 ``mmr`` (similarity retrievers) reorders them for diversity;
 ``balance='label'`` takes them round-robin over answer labels; the first
 ``ice_num`` are the shots.
@@ -24,7 +24,7 @@ import numpy as np
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
-from promptkit.retrievers._leakage import LeakageGuard
+from promptkit.retrievers._leakage import NO_LEAKS, LeakageGuard, Leaks
 
 __all__ = ["BoundSelection", "Selection"]
 
@@ -112,21 +112,22 @@ class BoundSelection:
             raise RetrieverError(f"filter=dict(same={column!r}) compares single values, but test row {index} has {value!r}", row=index, key="filter")
         return self.groups.get(value, _EMPTY)
 
-    def leaks(self, row: Row) -> frozenset[int]:
-        return self.guard.leaks(self.reader.input_text(row)) if self.guard is not None else frozenset()
+    def leaks(self, row: Row) -> Leaks:
+        """The pool rows that are copies or near-copies of ``row`` (none when the guard is off)."""
+        return self.guard.leaks(self.reader.input_text(row)) if self.guard is not None else NO_LEAKS
 
     def wanted(self, banned: frozenset[int]) -> int:
         """How many ordered candidates to ask the retriever for."""
         per_shot = CANDIDATES_PER_SHOT if self.labels is not None or self.selection.mmr is not None else 1
         return self.ice_num * per_shot + len(banned)
 
-    def choose(self, ordered: Iterable[int], banned: frozenset[int], rerank: Rerank | None = None) -> list[int]:
+    def choose(self, ordered: Iterable[int], banned: Leaks, rerank: Rerank | None = None) -> list[int]:
         """The shots from candidates in retriever order: leaks removed, reranked (MMR), balanced if asked, the first ``ice_num``."""
         candidates = [int(i) for i in ordered]
         if banned:
             kept = [i for i in candidates if i not in banned]
             assert self.guard is not None
-            self.guard.dropped(sum(1 for i in candidates[: self.ice_num] if i in banned))
+            self.guard.dropped([i for i in candidates[: self.ice_num] if i in banned], banned)
             candidates = kept
         if rerank is not None:
             candidates = rerank(candidates)

@@ -58,6 +58,8 @@ class RandomRetriever(Retriever):
         self.selection = Selection(ice_num, filter, balance, leakage_guard)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
             raise RetrieverError(f"seed must be an int from 0 to 2**32 - 1 (got {seed!r})", key="seed")
+        if not isinstance(per_row_seed, bool):
+            raise RetrieverError(f"per_row_seed must be True or False (got {per_row_seed!r} that is a {type(per_row_seed).__name__})", key="per_row_seed")
         if id_column is not None and not per_row_seed:
             raise RetrieverError("id_column only matters with per_row_seed=True; add per_row_seed=True or drop id_column", key="id_column")
         self.seed = seed

@@ -64,6 +64,8 @@ class MessagesTemplate(PromptTemplate):
         for name, value in (("column", column), ("answer_column", answer_column), ("ice_token", ice_token)):
             if not isinstance(value, str) or not value:
                 raise TemplateError(f"{name} must be a non-empty str (got {value!r})", key=name)
+        if not isinstance(list_options, bool):
+            raise TemplateError(f"list_options must be True or False (got {list_options!r} that is a {type(list_options).__name__})", key="list_options")
         self.column = column
         self.answer_column = answer_column
         self.list_options = list_options

@@ -43,7 +43,7 @@ from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
 from promptkit.parts import MODALITIES, Part, media_key
 from promptkit.promptlist import RoleItem, check_role_item
-from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, _Role
+from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, _Role, reject_role_item
 
 __all__ = ["CONTENT_TAG", "START_TAGS", "MMPromptTemplate", "split_tagged_content"]
 
@@ -212,6 +212,7 @@ class MMPromptTemplate(PromptTemplate):
     """A chat template whose round items may carry ``prompt_mm`` (see the module docstring)."""
 
     def __init__(self, template: Mapping[Hashable, Any], ice_token: str | None = None, sep_token: str | None = None) -> None:
+        reject_role_item(template, "template", labels_hint=False)
         if not isinstance(template, Mapping) or not all(key in ("begin", "round", "end") for key in template):
             raise TemplateError(
                 f"{type(self).__name__} takes a chat template, dict(begin=[...], round=[...], end=[...]) (got {template!r})"

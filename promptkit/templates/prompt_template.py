@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
-from promptkit.promptlist import Item, Marker, PromptList, RoleItem, check_role_item
+from promptkit.promptlist import ROLE_ITEM_KEYS, Item, Marker, PromptList, RoleItem, check_role_item
 
 __all__ = ["PromptTemplate"]
 
@@ -231,6 +231,23 @@ def _reject_mixed_chat_keys(template: Mapping[Hashable, Any]) -> None:
         )
 
 
+def reject_role_item(value: Any, where: str, *, labels_hint: bool = True) -> None:
+    """A dict that is one role item (its keys a role item's, ``role`` among them) where a template goes is the
+    forgotten ``round=[...]``, not a label dict whose labels are ``'role'`` and ``'prompt'``."""
+    if not isinstance(value, Mapping) or "role" not in value or not all(key in _ROLE_ITEM_SHAPE for key in value):
+        return
+    keys = ", ".join(repr(key) for key in value)
+    hint = "; a label-keyed template maps each label to its prompt" if labels_hint else ""
+    raise TemplateError(
+        f"{where} looks like one role item (keys {keys}), not a whole template: a chat template lists its role items under "
+        f"'round', e.g. {where}=dict(round=[dict(role={value['role']!r}, prompt=...)]){hint}"
+    )
+
+
+# The keys of a role item, multimodal ones included (a label dict's labels are hardly all of these).
+_ROLE_ITEM_SHAPE = frozenset((*ROLE_ITEM_KEYS, "prompt_mm"))
+
+
 class PromptTemplate:
     """A prompt template in one of three shapes (see the module docstring).
 
@@ -254,6 +271,7 @@ class PromptTemplate:
             self.kind = "string"
             self.body: Body = self._compile(template, "template")
         elif isinstance(template, Mapping):
+            reject_role_item(template, "template")
             if all(key in _CHAT_KEYS for key in template):
                 self.kind = "chat"
                 self.body = self._compile(template, "template")
@@ -262,6 +280,7 @@ class PromptTemplate:
                 self.kind = "labels"
                 self.labels = {}
                 for label, value in template.items():
+                    reject_role_item(value, f"template[{label!r}]", labels_hint=False)
                     if isinstance(value, Mapping) and not all(key in _CHAT_KEYS for key in value):
                         raise TemplateError(f"template[{label!r}]: a label's chat template takes only begin/round/end (got keys {list(value)})")
                     if not isinstance(value, (str, Mapping)):

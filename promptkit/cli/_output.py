@@ -83,27 +83,39 @@ class AtomicFile:
     file system); leaving without an exception flushes, syncs and renames it
     onto the target, leaving with one removes it.  A symlink target is
     followed: the file it points to is replaced, the link stays.  The new file
-    keeps the permission bits of the file it replaces.
+    keeps the permission bits of the file it replaces.  A target that is not a
+    regular file (``/dev/null``, a named pipe) is written directly, as stdout
+    is: there is nothing there to keep, and it must not be replaced by a file.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.shown = str(path)
-        self.target = Path(os.path.realpath(path))
-        if self.target.is_dir():
+        given = Path(path)
+        if given.is_dir():
             raise ConfigError(f"--out {self.shown} is a folder; give the path of the file to write")
+        self.direct = given.exists() and not given.is_file()
+        # A device is opened by the name given (/dev/stdout's real path can be /proc/<pid>/fd/pipe:[…], no path at all).
+        self.target = given if self.direct else Path(os.path.realpath(path))
         self.temp: Path | None = None
         self._file: TextIO | None = None
 
     def __enter__(self) -> AtomicFile:
-        folder = self.target.parent
+        try:
+            descriptor = os.open(self.target, os.O_WRONLY) if self.direct else self._create_temp()
+        except OSError as error:
+            where = self.shown if self.direct else f"in {self.target.parent}"
+            raise OutputError(f"cannot create the output file {where}: {error.strerror}", file=self.shown) from None
+        self._file = open(descriptor, "w", encoding="utf-8")  # noqa: SIM115 - closed in __exit__
+        return self
+
+    def _create_temp(self) -> int:
+        """A new file beside the target, with the target's permission bits if it exists; its descriptor."""
         while True:
-            temp = folder / f".{self.target.name}.{secrets.token_hex(4)}.tmp"
+            temp = self.target.parent / f".{self.target.name}.{secrets.token_hex(4)}.tmp"
             try:
                 descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             except FileExistsError:
                 continue
-            except OSError as error:
-                raise OutputError(f"cannot create the output file in {folder}: {error.strerror}", file=self.shown) from None
             break
         try:
             os.chmod(descriptor, stat.S_IMODE(self.target.stat().st_mode))
@@ -114,8 +126,7 @@ class AtomicFile:
             temp.unlink()
             raise
         self.temp = temp
-        self._file = open(descriptor, "w", encoding="utf-8")  # noqa: SIM115 - closed in __exit__
-        return self
+        return descriptor
 
     def write(self, text: str) -> None:
         assert self._file is not None, "write() outside the with block"
@@ -125,25 +136,29 @@ class AtomicFile:
             raise self._failed(error) from None
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        assert self._file is not None and self.temp is not None
+        assert self._file is not None
         file, temp = self._file, self.temp
         try:
             if exc_type is None:
                 try:
                     file.flush()
-                    os.fsync(file.fileno())
+                    if temp is not None:
+                        os.fsync(file.fileno())
                     file.close()
-                    os.replace(temp, self.target)
+                    if temp is not None:
+                        os.replace(temp, self.target)
                 except OSError as error:
                     raise self._failed(error) from None
         finally:
             if not file.closed:
                 with suppress(OSError):  # the buffered rest cannot be written either; the file is removed just below
                     file.close()
-            temp.unlink(missing_ok=True)
+            if temp is not None:
+                temp.unlink(missing_ok=True)
 
     def _failed(self, error: OSError) -> OutputError:
-        return OutputError(f"cannot write the output: {error.strerror}; the file is left as it was", file=self.shown)
+        kept = "" if self.direct else "; the file is left as it was"
+        return OutputError(f"cannot write the output: {error.strerror}{kept}", file=self.shown)
 
 
 class GuardedStream:

@@ -103,6 +103,8 @@ class JsonlDataset:
 
 
 def _resolve(path: str | Path, base_dir: Path | None) -> Path:
+    if "\x00" in str(path):  # no file system takes it (os calls raise ValueError)
+        raise DatasetError(f"the data path {str(path)!r} contains a NUL character; check the dataset's path")
     candidate = Path(path).expanduser()
     tried = []
     if not candidate.is_absolute() and base_dir is not None:
@@ -187,18 +189,21 @@ def _read_csv(path: Path) -> list[Row]:
     """Rows of a CSV file with a header line; a row with missing or extra fields is an error naming its line."""
     with io.StringIO(_read_text(path), newline="") as handle:
         records = csv.reader(handle)
-        header = next(records, [])
-        rows: list[Row] = []
-        for record in records:
-            if not record:
-                continue
-            if len(record) != len(header):
-                raise DatasetError(
-                    f"the row has {len(record)} fields but the header has {len(header)} columns; quote fields that contain commas",
-                    file=str(path),
-                    line=records.line_num,
-                )
-            rows.append(dict(zip(header, record, strict=True)))
+        try:
+            header = next(records, [])
+            rows: list[Row] = []
+            for record in records:
+                if not record:
+                    continue
+                if len(record) != len(header):
+                    raise DatasetError(
+                        f"the row has {len(record)} fields but the header has {len(header)} columns; quote fields that contain commas",
+                        file=str(path),
+                        line=records.line_num,
+                    )
+                rows.append(dict(zip(header, record, strict=True)))
+        except csv.Error as error:  # e.g. a field over the csv module's limit (128 KiB)
+            raise DatasetError(f"not valid CSV: {error}; fix the record, or save the data as .jsonl", file=str(path), line=records.line_num) from None
     return rows
 
 

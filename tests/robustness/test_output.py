@@ -180,6 +180,17 @@ def test_out_into_a_missing_folder_or_onto_a_folder(run_dir):
     assert result.stderr == f"promptkit: error: --out {run_dir} is a folder; give the path of the file to write\n"
 
 
+def test_out_onto_a_named_pipe_writes_into_it(run_dir):
+    """A --out that is not a regular file (a FIFO, /dev/null) is written directly, never replaced by a file."""
+    fifo = run_dir / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    result = promptkit_cli("render", run_dir / "ds.py", "--out", fifo)
+    received, _ = reader.communicate(timeout=60)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert len(received.splitlines()) == 3 and fifo.is_fifo() and leftovers(run_dir) == []
+
+
 class _FillsUp(io.TextIOWrapper):
     """A file on a disk that is full after ``room`` characters: the write that overflows is cut, then ENOSPC."""
 
@@ -282,6 +293,25 @@ def test_a_signal_mid_render_keeps_the_previous_output(tmp_path, signum, status)
     assert (tmp_path / "out.jsonl").read_bytes() == PREVIOUS and leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_during_preview_is_one_line(tmp_path, signum, status):
+    """SIGTERM/SIGINT while preview prints: one line, 128 + N, no traceback."""
+    write_rows(tmp_path / "rows.jsonl", 20000)
+    (tmp_path / "ds.py").write_text(DATASET.format(path="rows.jsonl"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "promptkit", "preview", str(tmp_path / "ds.py"), "--count", "20000", "--color", "never"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline()  # previewing; the pipe fills and preview waits for this reader
+    process.send_signal(signum)
+    _, stderr = process.communicate()
+    assert (process.returncode, stderr) == (status, "promptkit: interrupted\n")
+
+
 # -- no traceback for any input --------------------------------------------------------
 
 
@@ -313,6 +343,27 @@ def test_indices_outside_the_split_say_how_many_rows(run_dir, spec, message):
     result = promptkit_cli("render", run_dir / "ds.py", "--indices", spec)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == f"promptkit: error: config {run_dir / 'ds.py'}, dataset 'qa': --indices {spec!r}: {message}\n"
+
+
+def test_a_csv_field_over_the_csv_limit_is_one_line(run_dir):
+    """A CSV field longer than the csv module allows is an error naming the line, not a csv.Error traceback."""
+    (run_dir / "rows.csv").write_text('question,answer\nq,a\n"' + "x" * 200_000 + '",a\n')
+    (run_dir / "ds.py").write_text(DATASET.format(path="rows.csv"))
+    result = promptkit_cli("render", run_dir / "ds.py")
+    assert result.stderr == (
+        f"promptkit: error: config {run_dir / 'ds.py'}, dataset 'qa', file {run_dir / 'rows.csv'}, line 3: "
+        "not valid CSV: field larger than field limit (131072); fix the record, or save the data as .jsonl\n"
+    )
+
+
+def test_a_data_path_with_a_nul_character(run_dir):
+    """A NUL in a dataset path is one line, not a ValueError from the file system calls."""
+    (run_dir / "ds.py").write_text(DATASET.format(path="a\x00.jsonl"))
+    result = promptkit_cli("render", run_dir / "ds.py")
+    assert result.stderr == (
+        f"promptkit: error: config {run_dir / 'ds.py'}, dataset 'qa': the data path 'a\\x00.jsonl' contains a NUL character; "
+        "check the dataset's path\n"
+    )
 
 
 def test_bad_arguments_exit_2(run_dir):

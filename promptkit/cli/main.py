@@ -101,18 +101,13 @@ def _run(args: argparse.Namespace) -> int:
             _quiet(stdout)
         _say(f"promptkit: error: {error}")
         return 1
-    except OSError as error:
+    except Exception as error:  # the last resort: promptkit's own errors and write failures are caught above
         if args.debug:
             raise
-        if error.filename is None:
-            _say(f"promptkit: error: internal error: {type(error).__name__}: {error} (run with --debug for the traceback)")
-        else:
+        if isinstance(error, OSError) and error.filename is not None:
             _say(f"promptkit: error: file {error.filename}: {error.strerror}")
-        return 1
-    except Exception as error:
-        if args.debug:
-            raise
-        _say(f"promptkit: error: internal error: {type(error).__name__}: {error} (run with --debug for the traceback)")
+        else:
+            _say(f"promptkit: error: internal error: {type(error).__name__}: {error} (run with --debug for the traceback)")
         return 1
 
 

@@ -21,7 +21,9 @@ from promptkit.cli.main import main
 from promptkit.conversation import load_replies
 from promptkit.formats import validate_file
 
-REPO = Path(promptkit.__file__).parents[1]
+ROOT = Path(__file__).parents[2]
+#: Where the promptkit under test is imported from: the CLI subprocesses import the same one.
+ENV = {**os.environ, "PYTHONPATH": str(Path(promptkit.__file__).parents[1])}
 
 DATASET = """
 from promptkit import PromptTemplate, ZeroRetriever, GenInferencer, JsonlDataset
@@ -49,10 +51,15 @@ def run_dir(tmp_path: Path) -> Path:
 
 
 def promptkit_cli(*args: str | Path, **kwargs) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    """``python -m promptkit ARGS``, run to the end; stdout and stderr captured as text unless given."""
     if "stdout" not in kwargs:
         kwargs["capture_output"] = True
-    return subprocess.run([sys.executable, "-m", "promptkit", *map(str, args)], text=True, env=env, **kwargs)
+    return subprocess.run([sys.executable, "-m", "promptkit", *map(str, args)], text=True, env=ENV, **kwargs)
+
+
+def promptkit_process(*args: str | Path, **kwargs) -> subprocess.Popen:
+    """``python -m promptkit ARGS``, started."""
+    return subprocess.Popen([sys.executable, "-m", "promptkit", *map(str, args)], env=ENV, **kwargs)
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -125,7 +132,7 @@ def test_out_onto_replies_tokenizer_or_format_data_file_is_refused(run_dir, tmp_
     tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
     tokenizer.save(str(run_dir / "tokenizer.json"))
     (run_dir / "replies.jsonl").write_text('{"index": 0, "turn": 0, "reply": "hi"}\n')
-    sample = REPO / "configs" / "datasets" / "standard_sample_demo" / "data" / "samples.jsonl"
+    sample = ROOT / "configs" / "datasets" / "standard_sample_demo" / "data" / "samples.jsonl"
     (run_dir / "samples.jsonl").write_bytes(sample.read_bytes())
     cases = [
         (["render", str(run_dir / "ds.py"), "--replies", str(run_dir / "replies.jsonl")], "replies.jsonl", "the --replies file"),
@@ -242,12 +249,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path, verb):
     write_rows(tmp_path / "rows.jsonl", 20000)
     (tmp_path / "ds.py").write_text(DATASET.format(path="rows.jsonl"))
     extra = ["--count", "20000", "--color", "never"] if verb == "preview" else []
-    process = subprocess.Popen(
-        [sys.executable, "-m", "promptkit", verb, str(tmp_path / "ds.py"), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
+    process = promptkit_process(verb, tmp_path / "ds.py", *extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline()
     process.stdout.close()
@@ -259,9 +261,7 @@ def test_render_to_stdout_streams(tmp_path):
     """Records reach stdout while rendering goes on: the first arrives before the process ends."""
     write_rows(tmp_path / "rows.jsonl", 100000)
     (tmp_path / "ds.py").write_text(DATASET.format(path="rows.jsonl"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "promptkit", "render", str(tmp_path / "ds.py")], stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)}
-    )
+    process = promptkit_process("render", tmp_path / "ds.py", stdout=subprocess.PIPE)
     assert process.stdout is not None
     assert json.loads(process.stdout.readline())["index"] == 0
     assert process.poll() is None  # still rendering: a pipe holds 64 KiB, the output is 14 MB
@@ -278,12 +278,7 @@ def test_a_signal_mid_render_keeps_the_previous_output(tmp_path, signum, status)
     write_rows(tmp_path / "rows.jsonl", 200000)
     (tmp_path / "ds.py").write_text(DATASET.format(path="rows.jsonl"))
     (tmp_path / "out.jsonl").write_bytes(PREVIOUS)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "promptkit", "render", str(tmp_path / "ds.py"), "--out", str(tmp_path / "out.jsonl")],
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
+    process = promptkit_process("render", tmp_path / "ds.py", "--out", tmp_path / "out.jsonl", stderr=subprocess.PIPE, text=True)
     # Rendering has begun once the temporary file holds a first flushed block of records.
     while process.poll() is None and not any(p.stat().st_size for p in tmp_path.glob(".out.jsonl.*.tmp")):
         time.sleep(0.01)
@@ -298,12 +293,8 @@ def test_a_signal_during_preview_is_one_line(tmp_path, signum, status):
     """SIGTERM/SIGINT while preview prints: one line, 128 + N, no traceback."""
     write_rows(tmp_path / "rows.jsonl", 20000)
     (tmp_path / "ds.py").write_text(DATASET.format(path="rows.jsonl"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "promptkit", "preview", str(tmp_path / "ds.py"), "--count", "20000", "--color", "never"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+    process = promptkit_process(
+        "preview", tmp_path / "ds.py", "--count", "20000", "--color", "never", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert process.stdout is not None
     assert process.stdout.readline()  # previewing; the pipe fills and preview waits for this reader
@@ -383,6 +374,17 @@ def test_an_unexpected_exception_is_one_line(run_dir, monkeypatch, capsys):
     assert capsys.readouterr().err == "promptkit: error: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
     with pytest.raises(RuntimeError, match="boom"):
         main(["--debug", "render", str(run_dir / "ds.py")])
+
+
+def test_an_os_error_on_a_named_file_is_one_line(run_dir, monkeypatch, capsys):
+    """An OSError that names its file, wherever it comes from, is one line with the file and the reason."""
+
+    def denied(args):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/data/images/cat.png")
+
+    monkeypatch.setattr("promptkit.cli.main._render", denied)
+    assert main(["render", str(run_dir / "ds.py")]) == 1
+    assert capsys.readouterr().err == "promptkit: error: file /data/images/cat.png: Permission denied\n"
 
 
 def test_a_replies_file_that_is_not_utf8(run_dir):

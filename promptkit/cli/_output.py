@@ -35,7 +35,7 @@ class OutputError(PromptkitError):
     """The output (a file or stdout) cannot be written: the disk is full, the folder is not writable, …"""
 
 
-class ReaderGone(Exception):  # noqa: N818 - not an error: the normal end of `promptkit render ... | head`
+class ReaderGone(Exception):  # not an error: the normal end of `promptkit render ... | head`
     """The reader of stdout closed the pipe.
 
     Not an ``OSError``, so that nothing on the way (rich's console exits with
@@ -43,7 +43,7 @@ class ReaderGone(Exception):  # noqa: N818 - not an error: the normal end of `pr
     """
 
 
-class Interrupted(BaseException):  # noqa: N818 - not an error: a request to stop, like KeyboardInterrupt
+class Interrupted(BaseException):  # not an error: a request to stop, like KeyboardInterrupt
     """A stop signal arrived; raised where the run was, so every ``finally`` cleans up on the way out."""
 
     def __init__(self, signum: int) -> None:

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from promptkit.data.loaders import json_lines
 from promptkit.errors import ConfigError, DatasetError
 
 if TYPE_CHECKING:
@@ -72,12 +73,17 @@ def load_replies(path: str | Path) -> dict[int, list[str]]:
     by_index: dict[int, dict[int, str]] = {}
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        data = Path(path).read_bytes()
     except OSError as error:
         raise DatasetError(f"cannot read the replies file: {error.strerror}", file=where) from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        bad_line = data.count(b"\n", 0, error.start) + 1
+        raise DatasetError(
+            f"the replies file is not valid UTF-8 ({error.reason} at byte {error.start}); save it as UTF-8", file=where, line=bad_line
+        ) from None
+    for number, line in json_lines(text):
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:

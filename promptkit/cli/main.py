@@ -7,8 +7,12 @@ import json
 import logging
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import redirect_stdout
 from pathlib import Path
+from typing import TextIO
 
+from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
+from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
@@ -65,30 +69,72 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="promptkit: warning: %(message)s", stream=sys.stderr)
-    for handler in logging.getLogger().handlers:
-        handler.setLevel(logging.WARNING)  # libraries that set their own logger to DEBUG (bm25s) stay quiet
-    try:
-        if args.command == "preview":
-            return _preview(args)
-        if args.command == "validate":
-            return run_validate(args)
-        if args.command == "check-template":
-            from promptkit.cli.check_template import run
+    with stop_on_signals():
+        args = _parser().parse_args(argv)
+        logging.basicConfig(level=logging.WARNING, format="promptkit: warning: %(message)s", stream=sys.stderr)
+        for handler in logging.getLogger().handlers:
+            handler.setLevel(logging.WARNING)  # libraries that set their own logger to DEBUG (bm25s) stay quiet
+        return _run(args)
 
-            return run(args)
-        return _render(args)
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, and how it ends: 0, 1 with one line for bad input, 128 + N on signal N, never a traceback (unless --debug)."""
+    stdout = sys.stdout
+    try:
+        with redirect_stdout(GuardedStream(stdout, "stdout")):  # type: ignore[type-var]  # a TextIO in all but name
+            status = _command(args)
+            sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+            return status
+    except Interrupted as stop:
+        _say("promptkit: interrupted")
+        return stop.exit_status
+    except KeyboardInterrupt:  # main() run outside the main thread, where SIGINT keeps Python's own handler
+        _say("promptkit: interrupted")
+        return 130
+    except (ReaderGone, BrokenPipeError):  # the reader went away (`| head`): a normal end
+        _quiet(stdout)
+        return 0
     except PromptkitError as error:
         if args.debug:
             raise
-        print(f"promptkit: error: {error}", file=sys.stderr)
+        if isinstance(error, OutputError):
+            _quiet(stdout)
+        _say(f"promptkit: error: {error}")
         return 1
-    except BrokenPipeError:
-        return 0
+    except Exception as error:  # the last resort: promptkit's own errors and write failures are caught above
+        if args.debug:
+            raise
+        if isinstance(error, OSError) and error.filename is not None:
+            _say(f"promptkit: error: file {error.filename}: {error.strerror}")
+        else:
+            _say(f"promptkit: error: internal error: {type(error).__name__}: {error} (run with --debug for the traceback)")
+        return 1
 
 
-def _pairs(args: argparse.Namespace) -> Iterator[tuple[DatasetSpec, Model | None]]:
+def _command(args: argparse.Namespace) -> int:
+    if args.command == "preview":
+        return _preview(args)
+    if args.command == "validate":
+        return run_validate(args)
+    if args.command == "check-template":
+        from promptkit.cli.check_template import run
+
+        return run(args)
+    return _render(args)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _quiet(stdout: TextIO) -> None:
+    """After stdout failed: nothing more reaches it, not even the interpreter's last flush (a process's own stdout only)."""
+    if stdout is sys.__stdout__:
+        detach_stdout()
+
+
+def _load(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | None]]:
+    """The datasets (``--dataset`` applied) and models of a run."""
     datasets = [file_dataset(args.dataset_config, args.format)] if args.format else load_datasets(args.dataset_config)
     if args.dataset is not None:
         chosen = [d for d in datasets if d.abbr == args.dataset]
@@ -99,13 +145,37 @@ def _pairs(args: argparse.Namespace) -> Iterator[tuple[DatasetSpec, Model | None
             )
         datasets = chosen
     models: list[Model | None] = list(load_models(args.model)) if args.model else [None]
+    return datasets, models
+
+
+def _pairs(datasets: list[DatasetSpec], models: list[Model | None]) -> Iterator[tuple[DatasetSpec, Model | None]]:
     for model in models:
         for dataset in datasets:
             yield dataset, model
 
 
+def _inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: list[Model | None]) -> Iterator[InputFile]:
+    """Every file the run reads that is known before rendering (see :mod:`promptkit.cli._inputs`)."""
+    if args.format:
+        yield InputFile(Path(args.dataset_config), "the data file")
+    else:
+        yield from config_files(args.dataset_config, "the dataset config")
+    if args.model:
+        yield from config_files(args.model, "the model config")
+    if args.replies:
+        yield InputFile(Path(args.replies), "the --replies file")
+    if args.tokenizer:
+        yield InputFile(Path(args.tokenizer), "the --tokenizer file")
+    for dataset in datasets:
+        yield from dataset_inputs(dataset)
+    for model in models:
+        if model is not None:
+            yield from model_inputs(model)
+
+
 def parse_indices(spec: str, total: int) -> list[int]:
-    """``'0,3,10-19'`` or ``':100'`` → sorted unique row indices, each checked against ``total``."""
+    """``'0,3,10-19'`` or ``':100'`` → sorted unique row indices, each checked against ``total``; each part must select a row."""
+    rows = f"the test split has {total} rows, 0 to {total - 1}" if total else "the test split has no rows"
     chosen: set[int] = set()
     for part in spec.split(","):
         part = part.strip()
@@ -114,21 +184,23 @@ def parse_indices(spec: str, total: int) -> list[int]:
                 bounds = [int(x) if x.strip() else None for x in part.split(":")]
                 if len(bounds) > 3:
                     raise ValueError
-                chosen.update(range(total)[slice(*bounds)])
+                selected = range(total)[slice(*bounds)]
+                if not selected:
+                    raise ConfigError(f"--indices {spec!r}: the slice {part!r} selects no row ({rows})")
+                chosen.update(selected)
                 continue
             if "-" in part:
                 low, high = (int(x) for x in part.split("-", 1))
                 if high < low:
                     raise ConfigError(f"--indices {spec!r}: the range {part!r} runs backwards; write {high}-{low}")
-                numbers = list(range(low, high + 1))
             else:
-                numbers = [int(part)]
+                low = high = int(part)
         except ValueError:
             raise ConfigError(f"--indices {spec!r}: {part!r} is not an index, a range like 10-19, or a slice like :100") from None
-        for number in numbers:
+        for number in (low, high):  # the bounds first: a range is only built once it lies inside the split
             if not 0 <= number < total:
-                raise ConfigError(f"--indices {spec!r}: index {number} is out of range (the test split has {total} rows, 0 to {total - 1})")
-        chosen.update(numbers)
+                raise ConfigError(f"--indices {spec!r}: index {number} is out of range ({rows})")
+        chosen.update(range(low, high + 1))
     return sorted(chosen)
 
 
@@ -148,27 +220,42 @@ def _renderer(dataset: DatasetSpec, model: Model | None, args: argparse.Namespac
 
 def _render(args: argparse.Namespace) -> int:
     replies = load_replies(args.replies) if args.replies else None
-    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below when it is a file
-    try:
-        for dataset, model in _pairs(args):
-            renderer = _renderer(dataset, model, args, replies)
-            indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
-            for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
-                for prompt in renderer.render(index):
-                    record = prompt.to_record()
-                    if args.spans:
-                        try:
-                            mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
-                            spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
-                        except PromptkitError as error:
-                            raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
-                        record["spans"] = [span.dump() for span in spans]
-                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            renderer.report()
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    datasets, models = _load(args)
+    if args.out is None:
+        _write_records(args, datasets, models, replies, sys.stdout)
+        return 0
+    refuse_overwrite(args.out, _inputs(args, datasets, models))
+    with AtomicFile(args.out) as out:
+        _write_records(args, datasets, models, replies, out)
     return 0
+
+
+def _write_records(
+    args: argparse.Namespace,
+    datasets: list[DatasetSpec],
+    models: list[Model | None],
+    replies: dict[int, list[str]] | None,
+    out: TextIO | AtomicFile,
+) -> None:
+    """Each prompt's record, one JSON line each, written as it is rendered."""
+    for dataset, model in _pairs(datasets, models):
+        renderer = _renderer(dataset, model, args, replies)
+        try:
+            indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
+        except PromptkitError as error:
+            raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
+        for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
+            for prompt in renderer.render(index):
+                record = prompt.to_record()
+                if args.spans:
+                    try:
+                        mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+                        spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
+                    except PromptkitError as error:
+                        raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
+                    record["spans"] = [span.dump() for span in spans]
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        renderer.report()
 
 
 def _progress(indices: Sequence[int] | range, label: str, enabled: bool) -> Iterator[int]:
@@ -187,7 +274,7 @@ def _preview(args: argparse.Namespace) -> int:
 
     force = {"always": True, "never": False}.get(args.color)
     replies = load_replies(args.replies) if args.replies else None
-    for dataset, model in _pairs(args):
+    for dataset, model in _pairs(*_load(args)):
         # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
         renderer = _renderer(dataset, model, args, replies if replies is not None else {})
         if args.count < 1:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from promptkit.errors import ConfigError, DatasetError
 
-__all__ = ["JsonlDataset", "RowsDataset", "Splits", "read_rows"]
+__all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_rows"]
 
 Row = dict[str, Any]
 
@@ -103,6 +103,8 @@ class JsonlDataset:
 
 
 def _resolve(path: str | Path, base_dir: Path | None) -> Path:
+    if "\x00" in str(path):  # no file system takes it (os calls raise ValueError)
+        raise DatasetError(f"the data path {str(path)!r} contains a NUL character; check the dataset's path")
     candidate = Path(path).expanduser()
     tried = []
     if not candidate.is_absolute() and base_dir is not None:
@@ -119,6 +121,8 @@ def _resolve(path: str | Path, base_dir: Path | None) -> Path:
 
 def read_rows(path: Path) -> list[Row]:
     """All rows of a data file; any bad record is an error naming the file and line."""
+    if path.is_dir():
+        raise DatasetError("the data path is a folder; give the path of a .jsonl, .json or .csv file in it", file=str(path))
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
         return _read_jsonl(path)
@@ -131,12 +135,30 @@ def read_rows(path: Path) -> list[Row]:
 
 def _read_text(path: Path) -> str:
     """The file as UTF-8 text (a BOM is dropped); bytes that are not UTF-8 are an error naming the line."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise DatasetError(f"cannot read the data file: {error.strerror}", file=str(path)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise DatasetError(f"the file is not valid UTF-8 ({error.reason} at byte {error.start}); save it as UTF-8", file=str(path), line=line) from None
+
+
+def json_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of JSON Lines text: split on ``\\n`` only, a trailing ``\\r`` dropped, blank lines skipped.
+
+    Not ``str.splitlines()``, which also splits at U+2028, U+2029, U+0085 and
+    other characters a JSON string may hold unescaped.
+
+    >>> list(json_lines('{"a": "x\\u2028y"}\\r\\n\\n{}'))
+    [(1, '{"a": "x\\u2028y"}'), (3, '{}')]
+    """
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
+        if line.strip():
+            yield number, line
 
 
 def _read_jsonl(path: Path) -> list[Row]:
@@ -146,9 +168,7 @@ def _read_jsonl(path: Path) -> list[Row]:
 def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
     rows: list[Row] = []
     bad: list[str] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, line in json_lines(text):
         try:
             row = json.loads(line)
         except json.JSONDecodeError as error:
@@ -169,18 +189,21 @@ def _read_csv(path: Path) -> list[Row]:
     """Rows of a CSV file with a header line; a row with missing or extra fields is an error naming its line."""
     with io.StringIO(_read_text(path), newline="") as handle:
         records = csv.reader(handle)
-        header = next(records, [])
-        rows: list[Row] = []
-        for record in records:
-            if not record:
-                continue
-            if len(record) != len(header):
-                raise DatasetError(
-                    f"the row has {len(record)} fields but the header has {len(header)} columns; quote fields that contain commas",
-                    file=str(path),
-                    line=records.line_num,
-                )
-            rows.append(dict(zip(header, record, strict=True)))
+        try:
+            header = next(records, [])
+            rows: list[Row] = []
+            for record in records:
+                if not record:
+                    continue
+                if len(record) != len(header):
+                    raise DatasetError(
+                        f"the row has {len(record)} fields but the header has {len(header)} columns; quote fields that contain commas",
+                        file=str(path),
+                        line=records.line_num,
+                    )
+                rows.append(dict(zip(header, record, strict=True)))
+        except csv.Error as error:  # e.g. a field over the csv module's limit (128 KiB)
+            raise DatasetError(f"not valid CSV: {error}; fix the record, or save the data as .jsonl", file=str(path), line=records.line_num) from None
     return rows
 
 

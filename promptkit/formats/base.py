@@ -92,7 +92,14 @@ def check_file(
     kept: list[tuple[int, T]] = []
     keys: list[tuple[int, Any]] = []
     validate = fmt.adapter.validate_json
-    with path.open("rb") as handle:
+    if path.is_dir():
+        raise DatasetError("the data path is a folder; give the path of a .jsonl file in it", file=name)
+    try:
+        handle = path.open("rb")
+    except OSError as error:
+        raise DatasetError(f"cannot read the data file: {error.strerror}", file=name) from None
+    with handle:
+        # Lines end at b"\n" only (bytes iterate so), so U+2028, U+2029 and U+0085 inside strings stay in their record.
         for number, raw in enumerate(handle, start=1):
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.config.loader import DatasetSpec
+from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
 from promptkit.conversation import Conversation
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
@@ -70,6 +71,8 @@ class RenderedPrompt:
     request: dict[str, Any] | None = None
     #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
     truncated: bool = False
+    #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
+    escaped_tokens: list[str] | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -87,6 +90,8 @@ class RenderedPrompt:
         record["ice_idx"] = self.ice_idx
         record["n_shots"] = len(self.ice_idx)
         record["truncated"] = self.truncated
+        if self.escaped_tokens:
+            record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
         if self.request:
@@ -203,7 +208,7 @@ class Renderer:
         retriever = self.dataset.retriever
         return ShotRenderer(
             self.dataset.ice_template,
-            self.pool,
+            self._shot_rows,
             self.output_column,
             retriever.ice_separator,
             retriever.ice_eos_token,
@@ -228,6 +233,42 @@ class Renderer:
                 "labels (e.g. lists); give labels=[...] or a label-keyed template",
                 **self._where,
             ) from None
+
+    # -- the model's control tokens in row text ------------------------------------
+    @cached_property
+    def _guard(self) -> TokenGuard | None:
+        """The model's guard when it changes row text (policies 'escape' and 'error'); 'warn' warns here, once."""
+        guard = self._final_model.token_guard
+        if guard.active and guard.policy == "warn":
+            splits = [(self.dataset.reader.test_split, self.test_rows)]
+            if self.pool is not self.test_rows:
+                splits.append((self.dataset.reader.train_split, self.pool))
+            line = summary(guard, splits)
+            if line is not None:
+                logger.warning("dataset %r: %s", self.dataset.abbr, line)
+        return guard if guard.escapes else None
+
+    @cached_property
+    def _shot_rows(self) -> Sequence[Row]:
+        """The pool as shots see it: through the guard, if any."""
+        return GuardedRows(self.pool, self._guard) if self._guard is not None else self.pool
+
+    def _check_tokens(self, prompts: list[RenderedPrompt], hits: list[TokenHit]) -> list[RenderedPrompt]:
+        """Record the tokens escaped in each prompt ('escape'), or refuse them ('error'); hits are the row's own."""
+        guard = self._guard
+        assert guard is not None
+        shot_hits = self._shot_rows.hits if isinstance(self._shot_rows, GuardedRows) else {}
+        if not hits and not shot_hits:
+            return prompts
+        for prompt in prompts:
+            found = hits + [hit for i in prompt.ice_idx for hit in shot_hits.get(i, ())]
+            present = guard.escaped_in(prompt.prompt) if found else []
+            if not present:
+                continue
+            if guard.policy == "error":
+                raise guard.refuse(found, present).add_context(row=prompt.index if prompt.index >= 0 else None, **self._where)
+            prompt.escaped_tokens = present
+        return prompts
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
@@ -308,6 +349,16 @@ class Renderer:
         return [self._render_turn(row, index, ice_idx, turn, replies) for turn in range(min(len(replies) + 1, turns))]
 
     def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
+        guard = self._guard
+        if guard is not None:
+            row, hits = guard.guard_row(row)
+            if replies:
+                replies, reply_hits = guard.guard_texts(replies, "replies")
+                hits += reply_hits
+            return self._check_tokens([self._render_turn_guarded(row, index, ice_idx, turn, replies)], hits)[0]
+        return self._render_turn_guarded(row, index, ice_idx, turn, replies)
+
+    def _render_turn_guarded(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
         try:
             intermediate, final, used, media = self._fit(row, list(ice_idx), None, (turn, replies))
         except PromptkitError as error:
@@ -324,7 +375,15 @@ class Renderer:
 
     def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
         if self.infer_mode is not None:
-            return self._turns(row, index, ice_idx)
+            return self._turns(row, index, ice_idx)  # each turn is guarded in _render_turn
+        guard = self._guard
+        if guard is not None:
+            row, hits = guard.guard_row(row)
+            return self._check_tokens(self._render_guarded(row, index, ice_idx), hits)
+        return self._render_guarded(row, index, ice_idx)
+
+    def _render_guarded(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+        """The prompts of a row whose text has been through the model's guard (see :meth:`_render`)."""
         if self.mode == "gen":
             try:
                 intermediate, final, used, media = self._fit(row, list(ice_idx), None)

@@ -95,7 +95,7 @@ class TokenHit:
 class TokenGuard:
     """Finds a model's control tokens in row text and, unless the policy is ``'warn'`` or ``'allow'``, escapes them."""
 
-    __slots__ = ("_escaped", "_pattern", "model", "policy", "tokens")
+    __slots__ = ("_escaped", "_firsts", "_pattern", "model", "policy", "tokens")
 
     def __init__(self, tokens: Sequence[str], policy: str, model: str | None = None) -> None:
         self.tokens = tuple(tokens)
@@ -105,6 +105,8 @@ class TokenGuard:
         # Longest first, so that a token holding a shorter one (``</s>`` and ``<s>``) is matched whole.
         alternatives = sorted(self.tokens, key=lambda token: (-len(token), token))
         self._pattern = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
+        # The tokens' first characters: a row with none of them in its strings (the usual row) is passed on unscanned.
+        self._firsts = tuple(sorted({token[0] for token in self.tokens}))
 
     @property
     def active(self) -> bool:
@@ -133,25 +135,39 @@ class TokenGuard:
             text = pattern.sub(lambda match: escaped[match.group()], text)
         return text
 
-    def guard_row(self, row: Mapping[str, Any], shot: int | None = None) -> tuple[Mapping[str, Any], list[TokenHit]]:
+    def guard_row(self, row: Mapping[str, Any], shot: int | None = None) -> tuple[Mapping[str, Any], tuple[TokenHit, ...]]:
         """The row with its text escaped (the same object when nothing is found), and what was found where."""
-        hits: list[TokenHit] = []
         if self._pattern is None:
-            return row, hits
+            return row, ()
+        firsts = self._firsts
+        for value in row.values():  # inline: this runs once per rendered row
+            kind = type(value)
+            if kind is str:
+                for first in firsts:
+                    if first in value:
+                        break
+                else:
+                    continue
+                break
+            if kind is not int and kind is not float and kind is not bool and value is not None:
+                break  # lists, dicts: looked into by the full scan
+        else:
+            return row, ()  # no string holds a token's first character: the usual row
+        hits: list[TokenHit] = []
         changed = {}
         for column, value in row.items():
             new = self._value(value, str(column), hits, shot)
             if new is not value:
                 changed[column] = new
         if not changed or not self.escapes:
-            return row, hits
-        return {**row, **changed}, hits
+            return row, tuple(hits)
+        return {**row, **changed}, tuple(hits)
 
-    def guard_texts(self, texts: Sequence[str], name: str) -> tuple[Sequence[str], list[TokenHit]]:
+    def guard_texts(self, texts: Sequence[str], name: str) -> tuple[Sequence[str], tuple[TokenHit, ...]]:
         """Texts such as a dialogue's replies (``name[i]`` in hits), escaped as :meth:`guard_row` escapes a row."""
         hits: list[TokenHit] = []
         guarded = [self._value(text, f"{name}[{i}]", hits, None) for i, text in enumerate(texts)]
-        return (guarded if hits and self.escapes else texts), hits
+        return (guarded if hits and self.escapes else texts), tuple(hits)
 
     def _value(self, value: Any, where: str, hits: list[TokenHit], shot: int | None) -> Any:
         """``value`` with its strings (also inside lists and dicts) escaped; hits appended with their place."""
@@ -215,7 +231,7 @@ class GuardedRows(Sequence[Mapping[str, Any]]):
         self._rows = rows
         self._guard = guard
         self._cache: dict[int, Mapping[str, Any]] = {}
-        self.hits: dict[int, list[TokenHit]] = {}
+        self.hits: dict[int, tuple[TokenHit, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._rows)

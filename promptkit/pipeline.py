@@ -253,15 +253,19 @@ class Renderer:
         """The pool as shots see it: through the guard, if any."""
         return GuardedRows(self.pool, self._guard) if self._guard is not None else self.pool
 
-    def _check_tokens(self, prompts: list[RenderedPrompt], hits: list[TokenHit]) -> list[RenderedPrompt]:
+    @cached_property
+    def _pool_hits(self) -> dict[int, tuple[TokenHit, ...]]:
+        """The guard's hits in pool rows read as shots so far, by pool index (filled as shots are rendered)."""
+        rows = self._shot_rows
+        return rows.hits if isinstance(rows, GuardedRows) else {}
+
+    def _check_tokens(self, prompts: list[RenderedPrompt], hits: tuple[TokenHit, ...]) -> list[RenderedPrompt]:
         """Record the tokens escaped in each prompt ('escape'), or refuse them ('error'); hits are the row's own."""
         guard = self._guard
         assert guard is not None
-        shot_hits = self._shot_rows.hits if isinstance(self._shot_rows, GuardedRows) else {}
-        if not hits and not shot_hits:
-            return prompts
+        shot_hits = self._pool_hits
         for prompt in prompts:
-            found = hits + [hit for i in prompt.ice_idx for hit in shot_hits.get(i, ())]
+            found = [*hits, *(hit for i in prompt.ice_idx for hit in shot_hits.get(i, ()))]
             present = guard.escaped_in(prompt.prompt) if found else []
             if not present:
                 continue
@@ -350,21 +354,19 @@ class Renderer:
 
     def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
         guard = self._guard
+        hits: tuple[TokenHit, ...] = ()
         if guard is not None:
             row, hits = guard.guard_row(row)
             if replies:
                 replies, reply_hits = guard.guard_texts(replies, "replies")
                 hits += reply_hits
-            return self._check_tokens([self._render_turn_guarded(row, index, ice_idx, turn, replies)], hits)[0]
-        return self._render_turn_guarded(row, index, ice_idx, turn, replies)
-
-    def _render_turn_guarded(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
         try:
             intermediate, final, used, media = self._fit(row, list(ice_idx), None, (turn, replies))
         except PromptkitError as error:
             raise error.add_context(row=index if index >= 0 else None, **self._where) from None
         truncated = len(used) < len(ice_idx)
-        return RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media, truncated=truncated)
+        prompt = RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media, truncated=truncated)
+        return self._check_tokens([prompt], hits)[0] if guard is not None and (hits or self._pool_hits) else prompt
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -376,14 +378,11 @@ class Renderer:
     def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
         if self.infer_mode is not None:
             return self._turns(row, index, ice_idx)  # each turn is guarded in _render_turn
+        # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
         guard = self._guard
+        hits: tuple[TokenHit, ...] = ()
         if guard is not None:
             row, hits = guard.guard_row(row)
-            return self._check_tokens(self._render_guarded(row, index, ice_idx), hits)
-        return self._render_guarded(row, index, ice_idx)
-
-    def _render_guarded(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
-        """The prompts of a row whose text has been through the model's guard (see :meth:`_render`)."""
         if self.mode == "gen":
             try:
                 intermediate, final, used, media = self._fit(row, list(ice_idx), None)
@@ -391,7 +390,8 @@ class Renderer:
                 raise error.add_context(row=index if index >= 0 else None, **self._where) from None
             truncated = len(used) < len(ice_idx)
             out = [RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, self._request(row), truncated=truncated)]
-            return out + self._calibration(row, index, used, [None])
+            out += self._calibration(row, index, used, [None])
+            return self._check_tokens(out, hits) if guard is not None and (hits or self._pool_hits) else out
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
@@ -407,7 +407,8 @@ class Renderer:
                 intermediate, final, media = self._render_once(row, shots, label)
             truncated = len(shots) < len(ice_idx)
             out.append(RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, self._request(row), truncated=truncated))
-        return out + self._calibration(row, index, shots, self.labels)
+        out += self._calibration(row, index, shots, self.labels)
+        return self._check_tokens(out, hits) if guard is not None and (hits or self._pool_hits) else out
 
     # -- what format datasets add: request fields and calibration prompts ----------
     @cached_property

@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from promptkit.control_tokens import describe_hits
 from promptkit.fitting import TokenSegments
 from promptkit.media import describe_media
 from promptkit.parts import Part
@@ -34,6 +35,10 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
         console.rule(Text(f"{renderer.dataset.abbr} · row {index} · {first.mode} · {model}", style="bold"))
         console.print(Text(f"config: {config}", style="dim"))
         console.print(_shots_line(first, reader.train_split))
+        if renderer.model is not None:
+            _, hits = renderer.model.token_guard.guard_row(renderer.test_rows[index])
+            if hits:
+                console.print(Text(f"control tokens in row text: {describe_hits(hits)} ({_token_action(renderer.model.special_token_policy)})", style="bold red"))
         if renderer.max_seq_len:
             enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
             console.print(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
@@ -49,6 +54,12 @@ def show(renderer: Renderer, indices: Iterable[int], config: Path, force_color: 
             segments = renderer.token_segments(prompt)
             if segments is not None:
                 console.print(_tokens_line(segments, renderer.max_seq_len, prompt.truncated))
+
+
+def _token_action(policy: str) -> str:
+    if policy == "escape":
+        return "escaped with U+200B, special_token_policy='escape'"
+    return f"left as they are, special_token_policy={policy!r}"
 
 
 def _turns_line(renderer: Renderer, prompts: list[RenderedPrompt]) -> str:

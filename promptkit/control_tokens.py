@@ -149,8 +149,8 @@ class TokenGuard:
                 else:
                     continue
                 break
-            if kind is not int and kind is not float and kind is not bool and value is not None:
-                break  # lists, dicts: looked into by the full scan
+            if kind is not int and kind is not float and kind is not bool and value is not None and self._may_hold(value):
+                break
         else:
             return row, ()  # no string holds a token's first character: the usual row
         hits: list[TokenHit] = []
@@ -162,6 +162,30 @@ class TokenGuard:
         if not changed or not self.escapes:
             return row, tuple(hits)
         return {**row, **changed}, tuple(hits)
+
+    def _may_hold(self, value: Any) -> bool:
+        """Whether a string inside ``value`` (a list, tuple or dict, nested) holds a token's first character; allocates nothing."""
+        kind = type(value)
+        if kind is dict:
+            items: Iterable[Any] = value.values()
+        elif kind is list or kind is tuple:
+            items = value
+        elif isinstance(value, Mapping):
+            items = value.values()
+        elif isinstance(value, (list, tuple)):
+            items = value
+        else:
+            return False
+        firsts = self._firsts
+        for item in items:
+            kind = type(item)
+            if kind is str:
+                for first in firsts:
+                    if first in item:
+                        return True
+            elif kind is not int and kind is not float and kind is not bool and item is not None and self._may_hold(item):
+                return True
+        return False
 
     def guard_texts(self, texts: Sequence[str], name: str) -> tuple[Sequence[str], tuple[TokenHit, ...]]:
         """Texts such as a dialogue's replies (``name[i]`` in hits), escaped as :meth:`guard_row` escapes a row."""

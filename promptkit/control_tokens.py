@@ -45,7 +45,7 @@ from typing import Any, overload
 
 from promptkit.errors import ConfigError, DatasetError
 
-__all__ = ["ESCAPE", "POLICIES", "TOKEN_SHAPE", "GuardedRows", "TokenGuard", "TokenHit", "collect_tokens", "describe_hits"]
+__all__ = ["ESCAPE", "POLICIES", "TOKEN_SHAPE", "GuardedRows", "TokenGuard", "TokenHit", "check_options", "collect_tokens", "describe_hits", "summary"]
 
 #: The values of a model's ``special_token_policy``.
 POLICIES = ("escape", "error", "warn", "allow")
@@ -102,7 +102,7 @@ class TokenGuard:
         self.policy = policy
         self.model = model
         self._escaped = {token: token[0] + ESCAPE + token[1:] for token in self.tokens}
-        # Longest first, so that a token holding a shorter one (``</s>`` and ``<s>``) is matched whole.
+        # Longest first, so that of two tokens starting at the same place (one a prefix of the other) the longer is matched.
         alternatives = sorted(self.tokens, key=lambda token: (-len(token), token))
         self._pattern = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
         # The tokens' first characters: a row with none of them in its strings (the usual row) is passed on unscanned.

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.config.loader import DatasetSpec
+from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
 from promptkit.conversation import Conversation
 from promptkit.data.reader import apply_range
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
@@ -75,6 +76,8 @@ class RenderedPrompt:
     truncated: bool = False
     #: Whether the prompt is longer than ``max_seq_len`` even with no shots (written as it is; the record says so).
     over_limit: bool = False
+    #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
+    escaped_tokens: list[str] | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -94,6 +97,8 @@ class RenderedPrompt:
         record["truncated"] = self.truncated
         if self.over_limit:
             record["over_limit"] = True
+        if self.escaped_tokens:
+            record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
         if self.request:
@@ -212,7 +217,7 @@ class Renderer:
         retriever = self.dataset.retriever
         return ShotRenderer(
             self.dataset.ice_template,
-            self.pool,
+            self._shot_rows,
             self.output_column,
             retriever.ice_separator,
             retriever.ice_eos_token,
@@ -237,6 +242,46 @@ class Renderer:
                 "labels (e.g. lists); give labels=[...] or a label-keyed template",
                 **self._where,
             ) from None
+
+    # -- the model's control tokens in row text ------------------------------------
+    @cached_property
+    def _guard(self) -> TokenGuard | None:
+        """The model's guard when it changes row text (policies 'escape' and 'error'); 'warn' warns here, once."""
+        guard = self._final_model.token_guard
+        if guard.active and guard.policy == "warn":
+            splits = [(self.dataset.reader.test_split, self.test_rows)]
+            if self.pool is not self.test_rows:
+                splits.append((self.dataset.reader.train_split, self.pool))
+            line = summary(guard, splits)
+            if line is not None:
+                logger.warning("dataset %r: %s", self.dataset.abbr, line)
+        return guard if guard.escapes else None
+
+    @cached_property
+    def _shot_rows(self) -> Sequence[Row]:
+        """The pool as shots see it: through the guard, if any."""
+        return GuardedRows(self.pool, self._guard) if self._guard is not None else self.pool
+
+    @cached_property
+    def _pool_hits(self) -> dict[int, tuple[TokenHit, ...]]:
+        """The guard's hits in pool rows read as shots so far, by pool index (filled as shots are rendered)."""
+        rows = self._shot_rows
+        return rows.hits if isinstance(rows, GuardedRows) else {}
+
+    def _check_tokens(self, prompts: list[RenderedPrompt], hits: tuple[TokenHit, ...]) -> list[RenderedPrompt]:
+        """Record the tokens escaped in each prompt ('escape'), or refuse them ('error'); hits are the row's own."""
+        guard = self._guard
+        assert guard is not None
+        shot_hits = self._pool_hits
+        for prompt in prompts:
+            found = [*hits, *(hit for i in prompt.ice_idx for hit in shot_hits.get(i, ()))]
+            present = guard.escaped_in(prompt.prompt) if found else []
+            if not present:
+                continue
+            if guard.policy == "error":
+                raise guard.refuse(found, present).add_context(row=prompt.index if prompt.index >= 0 else None, **self._where)
+            prompt.escaped_tokens = present
+        return prompts
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
@@ -335,15 +380,23 @@ class Renderer:
         return [self._render_turn(row, index, ice_idx, turn, replies) for turn in range(min(len(replies) + 1, turns))]
 
     def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
+        guard = self._guard
+        hits: tuple[TokenHit, ...] = ()
+        if guard is not None:
+            row, hits = guard.guard_row(row)
+            if replies:
+                replies, reply_hits = guard.guard_texts(replies, "replies")
+                hits += reply_hits
         try:
             intermediate, final, used, media, over = self._fit(row, list(ice_idx), None, (turn, replies))
         except PromptkitError as error:
             raise error.add_context(row=index if index >= 0 else None, **self._where) from None
         truncated = len(used) < len(ice_idx)
-        return RenderedPrompt(
+        prompt = RenderedPrompt(
             self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media,
             truncated=truncated, over_limit=self._note_over_limit(index, over),
         )
+        return self._check_tokens([prompt], hits)[0] if guard is not None and (hits or self._pool_hits) else prompt
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -354,7 +407,12 @@ class Renderer:
 
     def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
         if self.infer_mode is not None:
-            return self._turns(row, index, ice_idx)
+            return self._turns(row, index, ice_idx)  # each turn is guarded in _render_turn
+        # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
+        guard = self._guard
+        hits: tuple[TokenHit, ...] = ()
+        if guard is not None:
+            row, hits = guard.guard_row(row)
         if self.mode == "gen":
             try:
                 intermediate, final, used, media, over = self._fit(row, list(ice_idx), None)
@@ -367,7 +425,8 @@ class Renderer:
                     truncated=truncated, over_limit=self._note_over_limit(index, over),
                 )
             ]
-            return out + self._calibration(row, index, used, [None])
+            out += self._calibration(row, index, used, [None])
+            return self._check_tokens(out, hits) if guard is not None and (hits or self._pool_hits) else out
         # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
         fitted = []
         shots = list(ice_idx)
@@ -389,7 +448,8 @@ class Renderer:
                     truncated=truncated, over_limit=self._note_over_limit(index, over),
                 )
             )
-        return out + self._calibration(row, index, shots, self.labels)
+        out += self._calibration(row, index, shots, self.labels)
+        return self._check_tokens(out, hits) if guard is not None and (hits or self._pool_hits) else out
 
     # -- what format datasets add: request fields and calibration prompts ----------
     @cached_property

@@ -5,6 +5,8 @@
 # HUMAN -> user and BOT -> assistant (generate) with SYSTEM -> system reserved,
 # and the server applies the model's own chat template (including Qwen's
 # default system prompt), so the input promptkit renders is the message list.
+# The server's template and tokenizer are invisible from here, so its control
+# tokens are named: row text holding one is escaped (special_token_policy).
 models = [
     dict(
         abbr='vllm-api-qwen2.5-7b-instruct',
@@ -14,5 +16,6 @@ models = [
         max_out_len=1024,
         batch_size=32,
         generation_kwargs=dict(temperature=0.0),
+        extra_control_tokens=['<|im_start|>', '<|im_end|>', '<|endoftext|>'],
     )
 ]

@@ -46,6 +46,8 @@ class ChatTemplate:
     special_tokens: Mapping[str, str] = field(default_factory=dict)
     #: Where the template came from, for error messages (a folder, or ``"inline"``).
     origin: str = "inline"
+    #: The tokenizer's added tokens marked ``"special": true`` (control tokens the template may not name), from the folder.
+    added_tokens: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         templates = {"default": self.source} if isinstance(self.source, str) else dict(self.source)
@@ -78,6 +80,8 @@ class ChatTemplate:
         else ``chat_template`` in ``tokenizer_config.json`` (a string, or a list of ``{name, template}``).
         Special tokens (``bos_token``, ``eos_token``, …): ``tokenizer_config.json``, then ``special_tokens_map.json``
         for the ones it lacks; a token may be a string or an ``AddedToken`` object with ``content``.
+        Added tokens: the ``"special": true`` entries of ``added_tokens_decoder`` in ``tokenizer_config.json`` and of
+        ``added_tokens`` in ``tokenizer.json``.
         """
         path = Path(folder)
         config_file = path / "tokenizer_config.json"
@@ -102,8 +106,12 @@ class ChatTemplate:
         if map_file.is_file():
             for key, value in _special_tokens(_read_json(map_file), map_file).items():
                 tokens.setdefault(key, value)
+        added = _added_special_tokens(config.get("added_tokens_decoder"), config_file)
+        tokenizer_file = path / "tokenizer.json"
+        if tokenizer_file.is_file():
+            added += _added_special_tokens(_read_json(tokenizer_file).get("added_tokens"), tokenizer_file)
         source: str | dict[str, str] = templates["default"] if list(templates) == ["default"] else templates
-        return cls(source, tokens, origin=str(path))
+        return cls(source, tokens, origin=str(path), added_tokens=tuple(dict.fromkeys(added)))
 
     def select(self, name: str | None = None, tools: Sequence[Any] | None = None) -> str:
         """The template text ``apply_chat_template`` would use: ``name``'s, else ``tool_use`` when tools are given, else ``default``."""
@@ -330,6 +338,21 @@ def _templates_from_config(value: Any, config_file: Path) -> dict[str, str]:
         file=str(config_file),
         key="chat_template",
     )
+
+
+def _added_special_tokens(entries: Any, file: Path) -> list[str]:
+    """The ``content`` of added-token entries marked ``"special": true`` (a dict by id, or a list)."""
+    if entries is None:
+        return []
+    if isinstance(entries, Mapping):
+        entries = list(entries.values())
+    if not isinstance(entries, list):
+        raise ConfigError(f"the added tokens in {file} must be a list or an object of token entries (got {type(entries).__name__})", file=str(file))
+    return [
+        entry["content"]
+        for entry in entries
+        if isinstance(entry, Mapping) and entry.get("special") is True and isinstance(entry.get("content"), str) and entry["content"]
+    ]
 
 
 def _special_tokens(config: Mapping[str, Any], file: Path) -> dict[str, str]:

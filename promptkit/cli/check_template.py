@@ -1,4 +1,8 @@
-"""``promptkit check-template MODEL_CONFIG [DATASET_CONFIG]``: a meta template against the model's own chat template."""
+"""``promptkit check-template MODEL_CONFIG [DATASET_CONFIG]``: a meta template against the model's own chat template.
+
+With ``--tokens`` it lists each model's control tokens and ``special_token_policy`` instead (any model config),
+and, with a dataset config, the test rows whose text holds them.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,9 @@ from collections.abc import Iterator
 
 from promptkit.chat_templates.conformance import Comparison, chat_template_twin, compare
 from promptkit.config import load_datasets, load_models
+from promptkit.control_tokens import describe_hits
 from promptkit.errors import ConfigError
-from promptkit.meta_templates.models import CompletionModel
+from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.pipeline import Renderer
 from promptkit.promptlist import PromptList
 
@@ -25,6 +30,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     sub.add_argument("model_config", help="model config with a meta template and path= a local model folder")
     sub.add_argument("dataset_config", nargs="?", help="render this dataset's prompts (default: built-in probe conversations)")
     sub.add_argument("--count", type=int, default=5, metavar="K", help="test rows per dataset to compare (default 5)")
+    sub.add_argument(
+        "--tokens",
+        action="store_true",
+        help="instead, list each model's control tokens and special_token_policy (any model config) and, with a dataset "
+        "config, the first K test rows whose text holds them",
+    )
 
 
 def _sec(name: str, pos: str) -> dict[str, str]:
@@ -68,6 +79,10 @@ def _prompts(args: argparse.Namespace, model: CompletionModel) -> Iterator[tuple
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tokens:
+        for model in load_models(args.model_config):
+            _show_tokens(args, model)
+        return 0
     differ = False
     for model in load_models(args.model_config):
         if not isinstance(model, CompletionModel) or model.meta_template is None:
@@ -97,3 +112,27 @@ def _show(result: Comparison) -> None:
     print(f"    both have:        ...{before!r}")
     print(f"    meta template:    {meta!r}...")
     print(f"    chat template:    {chat!r}...")
+
+
+def _show_tokens(args: argparse.Namespace, model: Model) -> None:
+    """The model's control tokens, its policy, and the rows of the dataset config (if any) that hold them."""
+    tokens = model.control_tokens
+    print(f"model {model.abbr!r}: {len(tokens)} control token(s), special_token_policy={model.special_token_policy!r}")
+    if tokens:
+        print("  " + ", ".join(map(repr, tokens)))
+    else:
+        print("  (none known: row text is passed as it is; give extra_control_tokens=[...] for a server-side chat template)")
+    if args.dataset_config is None or not tokens:
+        return
+    for dataset in load_datasets(args.dataset_config):
+        rows = Renderer(dataset, model).test_rows
+        shown = 0
+        for index, row in enumerate(rows):
+            _, hits = model.token_guard.guard_row(row)
+            if hits:
+                print(f"  {dataset.abbr} row {index}: {describe_hits(hits)}")
+                shown += 1
+                if shown == args.count:
+                    break
+        if not shown:
+            print(f"  {dataset.abbr}: no test row holds them")

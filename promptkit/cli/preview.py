@@ -19,6 +19,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from promptkit.control_tokens import describe_hits
 from promptkit.errors import PromptkitError
 from promptkit.fitting import TokenSegments
 from promptkit.media import describe_media
@@ -55,6 +56,11 @@ def _row(renderer: Renderer, index: int, config: Path) -> list[RenderableType]:
         Text(f"config: {config}", style="dim"),
         _shots_line(first, renderer.dataset.reader.train_split),
     ]
+    if renderer.model is not None:
+        _, hits = renderer.model.token_guard.guard_row(renderer.test_rows[index])
+        if hits:
+            action = _token_action(renderer.model.special_token_policy)
+            out.append(Text(f"control tokens in row text: {describe_hits(hits)} ({action})", style="bold red"))
     if renderer.max_seq_len:
         enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
         out.append(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))
@@ -70,6 +76,12 @@ def _row(renderer: Renderer, index: int, config: Path) -> list[RenderableType]:
         if segments is not None:
             out.append(_tokens_line(segments, renderer.max_seq_len, prompt.truncated))
     return out
+
+
+def _token_action(policy: str) -> str:
+    if policy == "escape":
+        return "escaped with U+200B, special_token_policy='escape'"
+    return f"left as they are, special_token_policy={policy!r}"
 
 
 def _turns_line(renderer: Renderer, prompts: list[RenderedPrompt]) -> str:

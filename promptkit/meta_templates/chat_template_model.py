@@ -12,7 +12,8 @@ tokenize=False)`` makes the string.  promptkit renders the template itself
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -111,6 +112,16 @@ class ChatTemplateModel(Model):
         self._has_begin_message = meta is not None and bool(meta.begin)
         return meta
 
+    def _control_token_texts(self) -> Iterator[str]:
+        """The chat meta template's wrappers and the chat template's own text (its ``'<|im_start|>'`` literals)."""
+        yield from super()._control_token_texts()
+        yield from self.chat_template.templates.values()
+
+    def _literal_control_tokens(self) -> Iterator[str]:
+        """The tokenizer's special tokens (``bos_token``, …) and its added special tokens."""
+        yield from self.chat_template.special_tokens.values()
+        yield from self.chat_template.added_tokens
+
     def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
         """The messages handed to the chat template: OpenCompass's conversion, then the ``system_role`` policy."""
         return self._messages_for(prompt, mode)[0]
@@ -174,7 +185,7 @@ def _load_template(inline: str | Mapping[str, str] | None, special_tokens: Mappi
         )
     template = ChatTemplate.from_folder(Path(folder))
     if special_tokens:
-        template = ChatTemplate(template.source, {**template.special_tokens, **special_tokens}, origin=template.origin)
+        template = replace(template, special_tokens={**template.special_tokens, **special_tokens})
     return template
 
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar
 
+from promptkit.control_tokens import TokenGuard, check_options, collect_tokens
 from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
 from promptkit.meta_templates._walk import RoleTable
 from promptkit.meta_templates.chat import ApiMessages, content_without_meta, render_api_messages
@@ -89,6 +91,10 @@ class Model(ABC):
     ``tokenizer`` (``dict(type='HFTokenizer', path=...)``, ``dict(type='TiktokenTokenizer', encoding=...)`` or a
     callable, see :mod:`promptkit.token_counters`) or ``token_counter`` (``'whitespace'``, ``'chars'`` or a callable)
     counts tokens for ``max_seq_len``.
+
+    ``special_token_policy`` (``'escape'``, ``'error'``, ``'warn'`` or ``'allow'``) says what happens to row text holding
+    one of the model's :attr:`control_tokens`; ``extra_control_tokens`` adds tokens the model cannot know from its
+    templates (an API model's server-side chat template).  See :mod:`promptkit.control_tokens`.
     """
 
     kind: ClassVar[str]
@@ -100,9 +106,12 @@ class Model(ABC):
         max_seq_len: int | None = None,
         token_counter: str | TokenCounter | None = None,
         tokenizer: Any = None,
+        special_token_policy: str = "escape",
+        extra_control_tokens: Sequence[str] | None = None,
         **runtime: Any,
     ) -> None:
         self.abbr = abbr if abbr is not None else type(self).__name__
+        self.special_token_policy, self.extra_control_tokens = check_options(special_token_policy, extra_control_tokens)
         self.meta_template = self._meta_template(meta_template)
         self.max_seq_len = max_seq_len
         if tokenizer is not None and token_counter is not None:
@@ -113,6 +122,35 @@ class Model(ABC):
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         return MetaTemplate.from_config(cfg) if cfg is not None else None
+
+    @cached_property
+    def control_tokens(self) -> tuple[str, ...]:
+        """The tokens row text must not carry into this model's input, sorted (see :mod:`promptkit.control_tokens`)."""
+        return collect_tokens(self._control_token_texts(), (*self._literal_control_tokens(), *self.extra_control_tokens))
+
+    @cached_property
+    def token_guard(self) -> TokenGuard:
+        """The guard the pipeline hands row text to: :attr:`control_tokens` under ``special_token_policy``."""
+        return TokenGuard(self.control_tokens, self.special_token_policy, self.abbr)
+
+    def _control_token_texts(self) -> Iterator[str]:
+        """The model's own strings that control tokens are extracted from: the meta template's wrappers."""
+        meta = self.meta_template
+        if meta is None:
+            return
+        if isinstance(meta.begin, str):
+            yield meta.begin
+        yield meta.end
+        for element in meta.round:
+            if isinstance(element, str):
+                yield element
+        for role in meta.round_roles + meta.reserved:
+            yield role.begin
+            yield role.end
+
+    def _literal_control_tokens(self) -> Iterator[str]:
+        """Tokens taken as written (a tokenizer's special tokens); a meta template has none."""
+        return iter(())
 
     @abstractmethod
     def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:
@@ -152,6 +190,10 @@ class CompletionModel(Model):
                 key="begin",
             )
         return meta
+
+    def _control_token_texts(self) -> Iterator[str]:
+        yield from super()._control_token_texts()
+        yield from (self.mm_placeholders or {}).values()
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         _check_mode(mode)

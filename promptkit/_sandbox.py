@@ -9,9 +9,11 @@ never quietly different output.
 A template is untrusted code, so each render is also bounded by
 :class:`TemplateLimits`: a wall-clock deadline and a size that no string,
 list or output the template builds may exceed.  The deadline is checked at
-every step that can repeat: each iteration of a for-loop over more than a few
-items (a loop over a handful is checked once, when it starts), each call (a
-macro, a method, a recursive ``loop()``) and each checked operator.  Sizes
+every step that can repeat: each iteration of a for-loop over more than 16
+items, the start of a loop over fewer that sits in another loop (a loop in
+none runs once per render or per call: over a handful of items it needs no
+check), each call (a macro, a method, a recursive ``loop()``) and each checked
+operator.  Sizes
 are checked where a template can make a large value from a small one: before
 ``*``, ``**``, ``%``, ``str.format``, the filters ``center``, ``format``,
 ``join``, ``replace``, ``indent``, ``wordwrap``, ``batch`` and ``tojson``,
@@ -117,19 +119,27 @@ class LimitExceeded(Exception):
 class _LimitedContext(Context):
     """A render's context, carrying its limits: ``deadline`` (a ``time.monotonic()`` value) and ``max_chars``.
 
-    Plain attributes, read by the generated code and the checks below; a derived context (a scoped block)
-    has its parent's.
+    Slots (the fastest attributes to read: the generated code reads ``max_chars`` at every checked ``+``), set by
+    :func:`render` (``Template.render`` of these environments goes through it); a derived context (a scoped
+    block) has its parent's.
     """
 
-    #: For contexts made outside :func:`render` (``Template.render``): sizes bounded, no deadline.
-    limits = _DEFAULT_LIMITS
-    deadline = math.inf
-    max_chars = _DEFAULT_LIMITS.max_chars
+    __slots__ = ("deadline", "limits", "max_chars")
+    deadline: float
+    limits: TemplateLimits
+    max_chars: int
 
     def derived(self, locals: dict[str, Any] | None = None) -> Context:
         context = super().derived(locals)
         context.limits, context.deadline, context.max_chars = self.limits, self.deadline, self.max_chars  # type: ignore[attr-defined]
         return context
+
+
+class _Template(jinja2.Template):
+    """A template of a :class:`StrictSandbox`: ``render`` keeps the default limits."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        return render(self, self.new_context(dict(*args, **kwargs)), _DEFAULT_LIMITS)
 
 
 def _limited(context: Context) -> _LimitedContext:
@@ -163,22 +173,23 @@ def _sized(context: _LimitedContext, value: Any, how: str) -> Any:
 
 def render(template: jinja2.Template, context: Context, limits: TemplateLimits) -> str:
     """``template`` rendered in ``context`` (made by ``template.new_context``) within ``limits``."""
-    limited = _limited(context)
-    limited.limits, limited.deadline, limited.max_chars = limits, monotonic() + limits.seconds, limits.max_chars
+    context.limits, context.deadline, context.max_chars = limits, monotonic() + limits.seconds, limits.max_chars  # type: ignore[attr-defined]
     parts = template.root_render_func(context)
     # The output is counted as it is produced: a first chunk of pieces at once (each piece is bounded where it
-    # was built), then piece by piece.
+    # was built; most renders are one chunk), then piece by piece.
     text = "".join(islice(parts, _CHUNK))
     total = len(text)
-    pieces = [text]
+    pieces = None
     for piece in parts:
+        if pieces is None:
+            pieces = [text]
         total += len(piece)
         if total > limits.max_chars:
             break
         pieces.append(piece)
     if total > limits.max_chars:
         raise LimitExceeded(f"its output would exceed max_chars={limits.max_chars:,} characters", "max_chars")
-    return text if len(pieces) == 1 else "".join(pieces)
+    return text if pieces is None else "".join(pieces)
 
 
 _CHUNK = 16
@@ -198,8 +209,8 @@ def describe(exc: BaseException) -> str:
 
 # --- for-loops: the deadline checked as they run ----------------------------------------------------------------
 
-# A loop over at most this many items of a plain container is checked once, when it starts: between two checks
-# run at most this many iterations of a body with no loop or call in it (the usual chat template: one per message).
+# A loop over at most this many items of a plain container is checked at most once, when it starts: between two
+# checks run at most this many iterations of a body with no loop or call in it (a chat template's loop over messages).
 _UNMETERED = 16
 _PLAIN_CONTAINERS = frozenset({list, tuple, dict, str, range, type({}.keys()), type({}.values()), type({}.items())})
 
@@ -447,14 +458,24 @@ class _CodeGenerator(CodeGenerator):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._loop_iterables: set[int] = set()  # ids of the for-loop iterables being compiled (Jinja has no custom nodes)
+        # The for-loop iterables being compiled, by id (Jinja allows no custom node to mark them): whether the loop
+        # sits in another loop of the same function body.
+        self._loop_iterables: dict[int, bool] = {}
+        self._loops_open = 0
 
     def visit(self, node: nodes.Node, *args: Any, **kwargs: Any) -> Any:
-        if id(node) not in self._loop_iterables:
+        nested = self._loop_iterables.get(id(node))
+        if nested is None:
             return super().visit(node, *args, **kwargs)
-        self.write("environment.metered(context, ")
-        super().visit(node, *args, **kwargs)
-        self.write(")")
+        if nested:
+            self.write("environment.metered(context, ")
+            super().visit(node, *args, **kwargs)
+            self.write(")")
+        else:
+            # A loop in no other loop runs once per render or per (checked) call: a small list needs no check at all.
+            self.write(f"({_HELD} if type({_HELD} := ")
+            super().visit(node, *args, **kwargs)
+            self.write(f") is list and len({_HELD}) <= {_UNMETERED} else environment.metered(context, {_HELD}))")
         return None
 
     def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
@@ -486,11 +507,27 @@ class _CodeGenerator(CodeGenerator):
         self.write(f") is {cls}{also}) else {full})")
 
     def visit_For(self, node: nodes.For, frame: Frame) -> None:
-        self._loop_iterables.add(id(node.iter))
+        self._loop_iterables[id(node.iter)] = self._loops_open > 0
+        self._loops_open += 1
         try:
             super().visit_For(node, frame)
         finally:
-            self._loop_iterables.discard(id(node.iter))
+            self._loops_open -= 1
+            del self._loop_iterables[id(node.iter)]
+
+    def visit_Macro(self, node: nodes.Macro, frame: Frame) -> None:
+        self._in_new_function(lambda: super(_CodeGenerator, self).visit_Macro(node, frame))
+
+    def visit_CallBlock(self, node: nodes.CallBlock, frame: Frame) -> None:
+        self._in_new_function(lambda: super(_CodeGenerator, self).visit_CallBlock(node, frame))
+
+    def _in_new_function(self, write: Callable[[], None]) -> None:
+        """Compile a macro body (run per call, and each call is checked): its loops are not nested in the caller's."""
+        outer, self._loops_open = self._loops_open, 0
+        try:
+            write()
+        finally:
+            self._loops_open = outer
 
     def visit_Add(self, node: nodes.BinExpr, frame: Frame) -> None:
         # A constant operand grows a value by a constant: only `x + y` can double one, so only that is checked.
@@ -533,6 +570,7 @@ class StrictSandbox(ImmutableSandboxedEnvironment):
 
     code_generator_class = _CodeGenerator
     context_class = _LimitedContext
+    template_class = _Template
     # Intercepted (and so never folded at compile time): the operators that can make a huge value from small ones.
     intercepted_binops = frozenset({"*", "**", "%"})
 
@@ -575,12 +613,11 @@ class StrictSandbox(ImmutableSandboxedEnvironment):
 
     def metered(self, context: Context, iterable: Any) -> Any:
         """A for-loop's iterable: checked once if it is a small plain container, else at each item."""
-        limited = _limited(context)
-        if monotonic() > limited.deadline:
-            _expired(limited)
-        if type(iterable) in _PLAIN_CONTAINERS and len(iterable) <= _UNMETERED:
+        if monotonic() > context.deadline:  # type: ignore[attr-defined]  # a _LimitedContext (this runs once per loop: no helper call)
+            _expired(_limited(context))
+        if (type(iterable) is list or type(iterable) in _PLAIN_CONTAINERS) and len(iterable) <= _UNMETERED:
             return iterable
-        return _MeteredIterable(iterable, limited)
+        return _MeteredIterable(iterable, _limited(context))
 
     def sized(self, context: Context, value: Any, how: str) -> Any:
         """``value``, once its length is within the render's limit (the slow path of the inline checks)."""

@@ -8,9 +8,10 @@ restricted ``dict``/``namespace`` callables.  Rendering the same template
 text in an environment built the same way gives the same bytes, without
 importing ``transformers``.
 
-One deliberate difference: reading an unsafe attribute (``''.__class__``)
+Two deliberate differences: reading an unsafe attribute (``''.__class__``)
 raises :class:`jinja2.exceptions.SecurityError` here, where the stock sandbox
-renders an empty string.
+renders an empty string; and each render is bounded in time and size
+(:class:`~promptkit.TemplateLimits`, see :mod:`promptkit._sandbox`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ import jinja2.nodes
 import jinja2.utils
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.filters import do_trim
+from jinja2.runtime import Context
+from jinja2.utils import pass_context
 
-from promptkit._sandbox import StrictSandbox
+from promptkit._sandbox import StrictSandbox, check_json_indent, check_size
 
 __all__ = ["compile_chat_template"]
 
@@ -57,11 +60,18 @@ def _raise_exception(message: str) -> NoReturn:
     raise TemplateError(message)
 
 
-def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None, separators: Any = None, sort_keys: bool = False) -> str:
+@pass_context
+def _tojson(
+    context: Context, value: Any, ensure_ascii: bool = False, indent: int | None = None, separators: Any = None, sort_keys: bool = False
+) -> str:
+    check_json_indent(context, value, indent)
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
-def _strftime_now(format: str) -> str:
+@pass_context
+def _strftime_now(context: Context, format: str) -> str:
+    if isinstance(format, str):  # no directive writes more than 16 characters per character of the format
+        check_size(context, len(format) * 16, "strftime_now")
     return datetime.now().strftime(format)
 
 

@@ -6,7 +6,9 @@
 '<s><user>Hi {{ 7*7 }}<assistant>'
 
 Message contents are data: they are handed to the template as values and
-never parsed as Jinja.
+never parsed as Jinja.  The template itself is untrusted code: it runs in a
+sandbox, each render within :class:`~promptkit.TemplateLimits` (time, size),
+and whatever it raises becomes a :class:`~promptkit.MetaTemplateError`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from typing import Any
 
 import jinja2
 
+from promptkit._sandbox import LimitExceeded, TemplateLimits, describe, one_line, render
 from promptkit.chat_templates._environment import compile_chat_template
-from promptkit.errors import ConfigError, MetaTemplateError
+from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 
 __all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate"]
 
@@ -39,7 +42,8 @@ class ChatTemplate:
 
     ``templates`` maps a name to template text; a single template is stored
     under ``"default"``.  Build one from text (``ChatTemplate(text, ...)``) or
-    from a local model folder (:meth:`from_folder`).
+    from a local model folder (:meth:`from_folder`).  ``limits`` bound each
+    render (a :class:`~promptkit.TemplateLimits`, or a dict of its fields).
     """
 
     source: str | Mapping[str, str]
@@ -48,8 +52,10 @@ class ChatTemplate:
     origin: str = "inline"
     #: The tokenizer's added tokens marked ``"special": true`` (control tokens the template may not name), from the folder.
     added_tokens: tuple[str, ...] = ()
+    limits: TemplateLimits = field(default_factory=TemplateLimits)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "limits", TemplateLimits.of(self.limits))
         templates = {"default": self.source} if isinstance(self.source, str) else dict(self.source)
         if not templates:
             raise ConfigError(f"{self.origin}: no chat template given")
@@ -62,6 +68,8 @@ class ChatTemplate:
                 raise MetaTemplateError(
                     f"{self.origin}: chat template {name!r} does not parse: {exc.message} (template line {exc.lineno})", key="chat_template"
                 ) from None
+            except Exception as exc:  # noqa: BLE001  # untrusted text: nesting too deep to compile (RecursionError, MemoryError)
+                raise MetaTemplateError(f"{self.origin}: chat template {name!r} cannot be compiled: {describe(exc)}", key="chat_template") from None
         for key, value in self.special_tokens.items():
             if not isinstance(value, str):
                 raise ConfigError(f"{self.origin}: special token {key!r} must be a str (got {value!r})", key=key)
@@ -73,7 +81,7 @@ class ChatTemplate:
         return self._templates  # type: ignore[attr-defined, no-any-return]  # set once in __post_init__
 
     @classmethod
-    def from_folder(cls, folder: str | Path) -> ChatTemplate:
+    def from_folder(cls, folder: str | Path, limits: TemplateLimits | Mapping[str, Any] | None = None) -> ChatTemplate:
         """The chat template(s) and special tokens of a local model folder, read as ``transformers`` reads them.
 
         Templates: ``chat_template.jinja`` and ``additional_chat_templates/<name>.jinja`` when present,
@@ -82,6 +90,7 @@ class ChatTemplate:
         for the ones it lacks; a token may be a string or an ``AddedToken`` object with ``content``.
         Added tokens: the ``"special": true`` entries of ``added_tokens_decoder`` in ``tokenizer_config.json`` and of
         ``added_tokens`` in ``tokenizer.json``.
+        Every file must be UTF-8 (as ``transformers`` reads them).
         """
         path = Path(folder)
         config_file = path / "tokenizer_config.json"
@@ -94,11 +103,11 @@ class ChatTemplate:
         config = _read_json(config_file) if config_file.is_file() else {}
         templates: dict[str, str] = {}
         if (path / "chat_template.jinja").is_file():
-            templates["default"] = (path / "chat_template.jinja").read_text(encoding="utf-8")
+            templates["default"] = _read_text(path / "chat_template.jinja")
         extra_dir = path / "additional_chat_templates"
         if extra_dir.is_dir():
             for file in sorted(extra_dir.glob("*.jinja")):
-                templates[file.stem] = file.read_text(encoding="utf-8")
+                templates[file.stem] = _read_text(file)
         if not templates:
             templates = _templates_from_config(config.get("chat_template"), config_file)
         tokens = _special_tokens(config, config_file)
@@ -111,7 +120,7 @@ class ChatTemplate:
         if tokenizer_file.is_file():
             added += _added_special_tokens(_read_json(tokenizer_file).get("added_tokens"), tokenizer_file)
         source: str | dict[str, str] = templates["default"] if list(templates) == ["default"] else templates
-        return cls(source, tokens, origin=str(path), added_tokens=tuple(dict.fromkeys(added)))
+        return cls(source, tokens, origin=str(path), added_tokens=tuple(dict.fromkeys(added)), limits=TemplateLimits.of(limits))
 
     def select(self, name: str | None = None, tools: Sequence[Any] | None = None) -> str:
         """The template text ``apply_chat_template`` would use: ``name``'s, else ``tool_use`` when tools are given, else ``default``."""
@@ -153,7 +162,7 @@ class ChatTemplate:
         variables: dict[str, Any] = {**self.special_tokens, **_plain(template_kwargs, "template kwargs")}
         variables["tools"] = _plain(list(tools), "tools") if tools is not None else None
         variables["documents"] = _plain(list(documents), "documents") if documents is not None else None
-        return BoundChatTemplate(source, variables, self.origin)
+        return BoundChatTemplate(source, variables, self.origin, self.limits)
 
     def render(
         self,
@@ -169,8 +178,9 @@ class ChatTemplate:
         """What ``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` returns for the same arguments.
 
         ``template_kwargs`` (``enable_thinking=False``, ``date_string=...``) become template variables and
-        override special tokens of the same name.  A template that raises (``raise_exception``) or fails
-        becomes a :class:`MetaTemplateError` carrying the template's message.  To render many conversations
+        override special tokens of the same name.  A template that raises (``raise_exception``), fails
+        (any exception: ``ZeroDivisionError``, ``RecursionError`` ...) or passes its :attr:`limits` becomes a
+        :class:`MetaTemplateError` carrying the template's message on one line.  To render many conversations
         with the same arguments, :meth:`bind` them once.
         """
         bound = self.bind(template_name=template_name, tools=tools, documents=documents, **template_kwargs)
@@ -184,13 +194,14 @@ _RENDER_ARGUMENTS = frozenset({"messages", "tools", "documents", "add_generation
 class BoundChatTemplate:
     """One chat template, compiled, with its variables (special tokens, tools, template kwargs) fixed: see :meth:`ChatTemplate.bind`."""
 
-    __slots__ = ("_compiled", "_context_base", "origin", "source", "variables")
+    __slots__ = ("_compiled", "_context_base", "limits", "origin", "source", "variables")
 
-    def __init__(self, source: str, variables: Mapping[str, Any], origin: str) -> None:
+    def __init__(self, source: str, variables: Mapping[str, Any], origin: str, limits: TemplateLimits | None = None) -> None:
         self.source = source
         #: Everything the template sees besides ``messages`` and ``add_generation_prompt``.
         self.variables = dict(variables)
         self.origin = origin
+        self.limits = limits or TemplateLimits()
         self._compiled = compile_chat_template(source)
         # What Template.render would put in each render's context, merged once (see render()).
         self._context_base = {**self._compiled.globals, **self.variables}
@@ -222,11 +233,16 @@ class BoundChatTemplate:
         # Template.render, without rebuilding the globals and variables into a new dict each time.
         context = self._compiled.new_context({**self._context_base, "messages": chat, "add_generation_prompt": add_generation_prompt}, shared=True)
         try:
-            text = "".join(self._compiled.root_render_func(context))
+            text = render(self._compiled, context, self.limits)
+        except LimitExceeded as exc:
+            hint = f"; if you trust the template, raise template_limits=dict({exc.key}=...) in the model config" if exc.key else ""
+            raise MetaTemplateError(f"the chat template ({self.origin}) exceeded its limits: {exc}{hint}") from None
         except jinja2.TemplateError as exc:
-            raise MetaTemplateError(f"the chat template ({self.origin}) raised: {exc.message or exc}") from None
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            raise MetaTemplateError(f"the chat template ({self.origin}) failed on these messages: {type(exc).__name__}: {exc}") from None
+            raise MetaTemplateError(f"the chat template ({self.origin}) raised: {one_line(exc.message or str(exc))}") from None
+        except PromptkitError:
+            raise
+        except Exception as exc:  # noqa: BLE001  # untrusted code: whatever it raises is the template's failure, reported as such
+            raise MetaTemplateError(f"the chat template ({self.origin}) failed on these messages: {describe(exc)}") from None
         return _cut_at_tag(text, continued, self.origin) if continue_final_message else text
 
 
@@ -312,9 +328,22 @@ def _plain(value: Any, where: str) -> Any:
     raise MetaTemplateError(f"{where}: a chat template only sees JSON values (dict, list, str, number, bool, None); got a {type(value).__name__}")
 
 
+def _read_text(path: Path) -> str:
+    """A model-folder file's text (UTF-8, as transformers reads it)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded ({exc.reason}); "
+            "save the file as UTF-8",
+            file=str(path),
+        ) from None
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(_read_text(path))
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=str(path)) from None
     if not isinstance(data, dict):

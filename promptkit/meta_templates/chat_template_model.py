@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from promptkit._sandbox import TemplateLimits
 from promptkit.chat_templates import ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.meta_templates.chat import merge_content
@@ -55,7 +56,8 @@ class ChatTemplateModel(Model):
 
     The template comes from ``path`` (or ``tokenizer_path``), a local model folder with
     ``tokenizer_config.json`` / ``chat_template.jinja``, or from ``chat_template=`` text inline
-    with ``special_tokens=dict(bos_token=..., ...)``.
+    with ``special_tokens=dict(bos_token=..., ...)``.  ``template_limits=dict(seconds=..., max_chars=...)``
+    bounds each render of the template (untrusted code): see :class:`~promptkit.TemplateLimits`.
 
     >>> m = ChatTemplateModel(chat_template="{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}"
     ...                                     "{% if add_generation_prompt %}<assistant>{% endif %}")
@@ -85,6 +87,7 @@ class ChatTemplateModel(Model):
         fastchat_template: str | None = None,
         max_seq_len: int | None = None,
         token_counter: str | TokenCounter | None = None,
+        template_limits: TemplateLimits | Mapping[str, Any] | None = None,
         **runtime: Any,
     ) -> None:
         super().__init__(abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter, **runtime)
@@ -97,7 +100,8 @@ class ChatTemplateModel(Model):
         if system_role not in SYSTEM_ROLE_POLICIES:
             raise ConfigError(f"system_role must be one of {list(SYSTEM_ROLE_POLICIES)} (got {system_role!r})", key="system_role")
         self.system_role = system_role
-        self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path)
+        self.template_limits = TemplateLimits.of(template_limits)
+        self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path, self.template_limits)
         self.chat_template_name = chat_template_name
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
         self.tools = tools
@@ -175,15 +179,17 @@ class ChatTemplateModel(Model):
             raise error.add_context(model=self.abbr) from None
 
 
-def _load_template(inline: str | Mapping[str, str] | None, special_tokens: Mapping[str, str] | None, folder: str | None) -> ChatTemplate:
+def _load_template(
+    inline: str | Mapping[str, str] | None, special_tokens: Mapping[str, str] | None, folder: str | None, limits: TemplateLimits
+) -> ChatTemplate:
     if inline is not None:
-        return ChatTemplate(inline, dict(special_tokens or {}))
+        return ChatTemplate(inline, dict(special_tokens or {}), limits=limits)
     if folder is None:
         raise ConfigError(
             "a chat-template model needs path= (a local model folder with tokenizer_config.json) or chat_template= (the template text)",
             key="path",
         )
-    template = ChatTemplate.from_folder(Path(folder))
+    template = ChatTemplate.from_folder(Path(folder), limits)
     if special_tokens:
         template = replace(template, special_tokens={**template.special_tokens, **special_tokens})
     return template

@@ -19,7 +19,11 @@ Rules (those of every promptkit template):
 * The answer column of the item under test is masked (empty in gen mode).
 * Sandboxed (an immutable Jinja sandbox): attribute escapes such as
   ``{{ ''.__class__ }}`` or ``str.format`` tricks are errors, and a template
-  cannot change a row.
+  cannot change a row.  Each render is bounded by
+  ``template_limits=dict(seconds=..., max_chars=...)``
+  (:class:`~promptkit.TemplateLimits`; defaults 5 s and 8 Mi characters), and
+  any exception a template raises (``1/0``, a macro that recurses without
+  end) is a :class:`~promptkit.TemplateError` naming the text and the row.
 * An undefined variable is an error naming the template, the variable and the
   row's columns (the pipeline adds the row index).
 * Whitespace: ``trim_blocks`` and ``lstrip_blocks`` (a line holding only a
@@ -37,8 +41,8 @@ from typing import Any
 import jinja2
 import jinja2.meta
 
-from promptkit._sandbox import StrictSandbox
-from promptkit.errors import ConfigError, TemplateError, did_you_mean
+from promptkit._sandbox import LimitExceeded, StrictSandbox, TemplateLimits, describe, one_line, render
+from promptkit.errors import ConfigError, PromptkitError, TemplateError, did_you_mean
 from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, TextCompiler, _Role
 
 __all__ = ["JinjaPromptTemplate"]
@@ -64,21 +68,27 @@ _PLAIN = _environment({})
 class _JinjaText:
     """One Jinja text, compiled; the same interface as a placeholder text (``source``, ``names``, ``render``)."""
 
-    __slots__ = ("source", "names", "where", "_template")
+    __slots__ = ("source", "names", "where", "limits", "_template")
 
-    def __init__(self, env: jinja2.Environment, source: str, where: str) -> None:
+    def __init__(self, env: jinja2.Environment, source: str, where: str, limits: TemplateLimits) -> None:
         self.source = source
         self.where = where
+        self.limits = limits
         try:
             ast = env.parse(source)
             self._template = env.from_string(ast)
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"{where}: Jinja syntax error on line {exc.lineno} of {_shown(source)}: {exc.message}") from None
+        except Exception as exc:  # noqa: BLE001  # nesting too deep to compile (RecursionError, MemoryError)
+            raise TemplateError(f"{where}: {_shown(source)} cannot be compiled: {describe(exc)}") from None
         self.names = tuple(sorted(jinja2.meta.find_undeclared_variables(ast)))
 
     def render(self, values: Mapping[str, Any]) -> str:
         try:
-            return self._template.render(values)
+            return render(self._template, self._template.new_context(dict(values)), self.limits)
+        except LimitExceeded as exc:
+            hint = f"; if you trust the template, raise template_limits=dict({exc.key}=...) in the template config" if exc.key else ""
+            raise TemplateError(f"{self.where}: {_shown(self.source)} exceeded its limits: {exc}{hint}") from None
         except jinja2.UndefinedError as exc:
             name, columns = exc.message, sorted(str(key) for key in values)
             raise TemplateError(
@@ -87,9 +97,11 @@ class _JinjaText:
                 key=name,
             ) from None
         except jinja2.TemplateError as exc:
-            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {exc.message or exc}") from None
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
-            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {type(exc).__name__}: {exc}") from exc
+            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {one_line(exc.message or str(exc))}") from None
+        except PromptkitError:
+            raise
+        except Exception as exc:  # noqa: BLE001  # untrusted code (and config filters): any exception is the template's failure
+            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {describe(exc)}") from None
 
     def __repr__(self) -> str:
         return f"_JinjaText({self.source!r})"
@@ -102,7 +114,8 @@ def _shown(source: str) -> str:
 class JinjaPromptTemplate(PromptTemplate):
     """A :class:`PromptTemplate` whose texts are Jinja (see the module docstring).
 
-    ``filters`` maps a name to a Python callable usable as ``{{ value | name }}``.
+    ``filters`` maps a name to a Python callable usable as ``{{ value | name }}``; ``template_limits`` bounds
+    each render (a :class:`~promptkit.TemplateLimits` or a dict of its fields).
     """
 
     def __init__(
@@ -111,6 +124,7 @@ class JinjaPromptTemplate(PromptTemplate):
         ice_token: str | None = None,
         sep_token: str | None = None,
         filters: Mapping[str, Callable[..., Any]] | None = None,
+        template_limits: TemplateLimits | Mapping[str, Any] | None = None,
     ) -> None:
         filters = dict(filters or {})
         for name, function in filters.items():
@@ -121,6 +135,7 @@ class JinjaPromptTemplate(PromptTemplate):
                     key=f"filters.{name}",
                 )
         self.filters = filters
+        self.template_limits = TemplateLimits.of(template_limits)
         self._env = _environment(filters) if filters else _PLAIN
         self._compiled: dict[tuple[str, str], _JinjaText] = {}
         if ice_token:
@@ -147,7 +162,7 @@ class JinjaPromptTemplate(PromptTemplate):
             key = (where, source)
             text = self._compiled.get(key)
             if text is None:
-                text = self._compiled[key] = _JinjaText(self._env, source, where)
+                text = self._compiled[key] = _JinjaText(self._env, source, where, self.template_limits)
             return text
 
         return compile

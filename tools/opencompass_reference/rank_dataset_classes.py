@@ -42,10 +42,9 @@ def dataset_classes_used(source: str) -> set[str]:
         return set()
     imported: dict[str, str] = {}  # local name -> class name
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
-            if node.module == "opencompass.datasets" or node.module.startswith("opencompass.datasets."):
-                for alias in node.names:
-                    imported[alias.asname or alias.name] = alias.name
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[:2] == ["opencompass", "datasets"]:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = alias.name
     # An evaluator or postprocessor entry may name a path too; it is never a dataset entry.
     not_datasets = {id(value) for node in ast.walk(tree) for key, value in _fields(node).items() if key in NOT_DATASET_KEYS}
     used: set[str] = set()
@@ -65,7 +64,7 @@ def _fields(node: ast.AST) -> dict[str, ast.expr]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
         return {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg is not None}
     if isinstance(node, ast.Dict):
-        return {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+        return {key.value: value for key, value in zip(node.keys, node.values, strict=True) if isinstance(key, ast.Constant) and isinstance(key.value, str)}
     return {}
 
 

@@ -68,9 +68,9 @@ class OpenCompassDataset:
         self.keywords.update({key: value for key, value in keywords.items() if key in self.parameters})
         self.data_root = None if data_root is None else Path(data_root)
 
-    def read(self, **keywords: Any) -> Rows | SplitRows:
+    def read(self, *args: Any, **keywords: Any) -> Rows | SplitRows:
         """The rows ``load(**keywords)`` returns: a list for a ``Dataset``, split name → list for a ``DatasetDict``."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not implement read()")
 
     def load(self, base_dir: Path | None = None) -> Splits:
         """The rows by split, read from the data root (``base_dir``, the config's folder, is not used)."""

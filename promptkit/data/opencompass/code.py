@@ -61,7 +61,7 @@ class MBPPDataset(OpenCompassDataset):
 
 
 class MBPPDatasetV2(OpenCompassDataset):
-    """MBPP for pass@k: as :class:`MBPPDataset`, plus ``test_column``; the test rows ``num_repeats`` times over."""
+    """MBPP for pass@k: ``test_case``, ``test_list`` joined, ``test_column``; the test rows ``num_repeats`` times over."""
 
     parameters: ClassVar = {"path": REQUIRED, "num_repeats": 1}
 
@@ -89,7 +89,8 @@ def _with_test_column(rows: Rows, sanitized: bool) -> Rows:
         else:
             row["test_case"] = row["test_list"]
         row["test_list"] = "\n".join(row["test_list"])
-        row["test_list_2"] = row["test_list"]
+        if sanitized:
+            row["test_list_2"] = row["test_list"]
         row["test_column"] = {"test_list_2": row["test_list"], "task_id": row["task_id"]}
         out.append(row)
     return from_list(out)

@@ -42,7 +42,7 @@ _SPLIT_WORDS = {
 _SPLIT = re.compile(r"^(?P<name>\w+)(?:\[(?P<start>-?\d*):(?P<stop>-?\d*)\])?$")
 # pandas' default words for a missing value.
 _NA_WORDS = frozenset(
-    "#N/A|#N/A N/A|#NA|-1.#IND|-1.#QNAN|-NaN|-nan|1.#IND|1.#QNAN|<NA>|N/A|NA|NULL|NaN|None|n/a|nan|null".split("|")
+    ["#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
 ) | {""}
 _ISO_TIME = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?)?$"
@@ -149,7 +149,7 @@ def _json_rows(dataset: OpenCompassDataset, file: Path) -> Rows:
         if not all(isinstance(record, dict) for record in records):
             raise DatasetError("each line must be a JSON object", file=str(file))
     columns = list(dict.fromkeys(key for record in records for key in record))
-    rows = from_columns(columns, records)
+    rows = from_columns(columns, records, sort_keys=False)
     for name in columns:
         values = [row[name] for row in rows]
         present = [value for value in values if value is not None]

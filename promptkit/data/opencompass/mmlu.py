@@ -54,7 +54,7 @@ class CMMLUDataset(OpenCompassDataset):
             file = os.path.join(folder, split, f"{name}.csv")
             rows: Rows = []
             for line, record in enumerate(self.csv_records(file)[1:], start=2):
-                _, question, a, b, c, d, answer = self.fields(record, 7, file, line)
+                _number, question, a, b, c, d, answer = self.fields(record, 7, file, line)
                 rows.append({"question": question, "A": a, "B": b, "C": c, "D": d, "answer": answer})
             splits[split] = from_list(rows)
         return splits

@@ -27,16 +27,30 @@ EXPECTED = Path(__file__).parent / "opencompass_expected"
 
 _MBPP = "".join(
     json.dumps(
-        {"text": f"Write f{i}.", "code": f"def f{i}(): return {i}", "task_id": i, "test_list": [f"assert f{i}() == {i}", "assert True"],
-         "test_setup_code": "", "challenge_test_list": []}
-    ) + "\n"
+        {
+            "text": f"Write f{i}.",
+            "code": f"def f{i}(): return {i}",
+            "task_id": i,
+            "test_list": [f"assert f{i}() == {i}", "assert True"],
+            "test_setup_code": "",
+            "challenge_test_list": [],
+        }
+    )
+    + "\n"
     for i in range(12)
 )
 _SANITIZED = "".join(
     json.dumps(
-        {"source_file": "Benchmark Questions Verification V2.ipynb", "task_id": i, "prompt": f"Write g{i}.", "code": f"def g{i}(): pass",
-         "test_imports": [], "test_list": [f"assert g{i}() is None"]}
-    ) + "\n"
+        {
+            "source_file": "Benchmark Questions Verification V2.ipynb",
+            "task_id": i,
+            "prompt": f"Write g{i}.",
+            "code": f"def g{i}(): pass",
+            "test_imports": [],
+            "test_list": [f"assert g{i}() is None"],
+        }
+    )
+    + "\n"
     for i in range(9)
 )
 _HELLASWAG = (
@@ -71,7 +85,7 @@ CASES: dict[str, dict[str, Any]] = {
         "kwargs": {"path": "opencompass/cmmlu", "name": "agronomy"},
         "files": {
             "data/cmmlu/dev/agronomy.csv": ",Question,A,B,C,D,Answer\n0,下列哪种作物属于豆科？,小麦,大豆,玉米,水稻,B\n",
-            "data/cmmlu/test/agronomy.csv": ",Question,A,B,C,D,Answer\n0,问题一,甲,乙,丙,丁,A\n1,\"问题,二\",甲,乙,丙,丁,D\n",
+            "data/cmmlu/test/agronomy.csv": ',Question,A,B,C,D,Answer\n0,问题一,甲,乙,丙,丁,A\n1,"问题,二",甲,乙,丙,丁,D\n',
         },
     },
     "CEvalDataset": {
@@ -152,7 +166,11 @@ CASES: dict[str, dict[str, Any]] = {
         },
     },
     "MBPPDataset": {"class": "MBPPDataset", "kwargs": {"path": "opencompass/mbpp"}, "files": {"data/mbpp/mbpp.jsonl": _MBPP}},
-    "MBPPDatasetV2": {"class": "MBPPDatasetV2", "kwargs": {"path": "opencompass/mbpp", "num_repeats": 2}, "files": {"data/mbpp/mbpp.jsonl": _MBPP}},
+    "MBPPDatasetV2": {
+        "class": "MBPPDatasetV2",
+        "kwargs": {"path": "opencompass/mbpp", "num_repeats": 2},
+        "files": {"data/mbpp/mbpp.jsonl": _MBPP},
+    },
     "SanitizedMBPPDataset": {
         "class": "SanitizedMBPPDataset",
         "kwargs": {"path": "opencompass/sanitized_mbpp"},
@@ -173,7 +191,10 @@ CASES: dict[str, dict[str, Any]] = {
         "kwargs": {"path": "opencompass/bbh", "name": "temporal_sequences"},
         "files": {
             "data/BBH/data/temporal_sequences.json": json.dumps(
-                {"canary": "BENCHMARK DATA", "examples": [{"input": "Today, Emily went to the museum.", "target": "(A)"}, {"input": "Q2", "target": "(C)"}]}
+                {
+                    "canary": "BENCHMARK DATA",
+                    "examples": [{"input": "Today, Emily went to the museum.", "target": "(A)"}, {"input": "Q2", "target": "(C)"}],
+                }
             ),
         },
     },
@@ -222,13 +243,28 @@ CASES: dict[str, dict[str, Any]] = {
             ),
         },
     },
-    "HellaswagDataset": {"class": "HellaswagDataset", "kwargs": {"path": "opencompass/hellaswag"}, "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG}},
-    "HellaswagDataset_V2": {"class": "HellaswagDataset_V2", "kwargs": {"path": "opencompass/hellaswag"}, "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG}},
-    "HellaswagDataset_V3": {"class": "HellaswagDataset_V3", "kwargs": {"path": "opencompass/hellaswag"}, "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG}},
+    "HellaswagDataset": {
+        "class": "HellaswagDataset",
+        "kwargs": {"path": "opencompass/hellaswag"},
+        "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG},
+    },
+    "HellaswagDataset_V2": {
+        "class": "HellaswagDataset_V2",
+        "kwargs": {"path": "opencompass/hellaswag"},
+        "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG},
+    },
+    "HellaswagDataset_V3": {
+        "class": "HellaswagDataset_V3",
+        "kwargs": {"path": "opencompass/hellaswag"},
+        "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG},
+    },
     "HellaswagDatasetwithICE": {
         "class": "HellaswagDatasetwithICE",
         "kwargs": {"path": "opencompass/hellaswag_ice"},
-        "files": {"data/hellaswag/hellaswag.jsonl": _HELLASWAG, "data/hellaswag/hellaswag_train_sampled25.jsonl": _HELLASWAG.split("\n")[1] + "\n"},
+        "files": {
+            "data/hellaswag/hellaswag.jsonl": _HELLASWAG,
+            "data/hellaswag/hellaswag_train_sampled25.jsonl": _HELLASWAG.split("\n")[1] + "\n",
+        },
     },
     "HellaswagDatasetClean": {
         "class": "HellaswagDatasetClean",
@@ -238,8 +274,16 @@ CASES: dict[str, dict[str, Any]] = {
             "data/hellaswag/hellaswag_val_contamination_annotations.json": json.dumps({"1": ["input contaminated", 0.9]}),
         },
     },
-    "WinograndeDataset": {"class": "WinograndeDataset", "kwargs": {"path": "opencompass/winogrande"}, "files": {"data/winogrande/dev.jsonl": _WINOGRANDE}},
-    "WinograndeDatasetV2": {"class": "WinograndeDatasetV2", "kwargs": {"path": "opencompass/winogrande"}, "files": {"data/winogrande/dev.jsonl": _WINOGRANDE}},
+    "WinograndeDataset": {
+        "class": "WinograndeDataset",
+        "kwargs": {"path": "opencompass/winogrande"},
+        "files": {"data/winogrande/dev.jsonl": _WINOGRANDE},
+    },
+    "WinograndeDatasetV2": {
+        "class": "WinograndeDatasetV2",
+        "kwargs": {"path": "opencompass/winogrande"},
+        "files": {"data/winogrande/dev.jsonl": _WINOGRANDE},
+    },
     "WinograndeDatasetV3": {
         "class": "WinograndeDatasetV3",
         "kwargs": {"path": "opencompass/winogrande"},
@@ -248,32 +292,62 @@ CASES: dict[str, dict[str, Any]] = {
     "PIQADataset": {
         "class": "PIQADataset",
         "kwargs": {"path": "opencompass/piqa"},
-        "files": {"data/piqa/train.jsonl": _PIQA, "data/piqa/train-labels.lst": "0\n1\n", "data/piqa/dev.jsonl": _PIQA, "data/piqa/dev-labels.lst": "1\n0\n"},
+        "files": {
+            "data/piqa/train.jsonl": _PIQA,
+            "data/piqa/train-labels.lst": "0\n1\n",
+            "data/piqa/dev.jsonl": _PIQA,
+            "data/piqa/dev-labels.lst": "1\n0\n",
+        },
     },
     "PIQADatasetV2": {
         "class": "PIQADatasetV2",
         "kwargs": {"path": "opencompass/piqa"},
-        "files": {"data/piqa/train.jsonl": _PIQA, "data/piqa/train-labels.lst": "0\n1\n", "data/piqa/dev.jsonl": _PIQA, "data/piqa/dev-labels.lst": "-1\n0\n"},
+        "files": {
+            "data/piqa/train.jsonl": _PIQA,
+            "data/piqa/train-labels.lst": "0\n1\n",
+            "data/piqa/dev.jsonl": _PIQA,
+            "data/piqa/dev-labels.lst": "-1\n0\n",
+        },
     },
     "PIQADatasetV3": {
         "class": "PIQADatasetV3",
         "kwargs": {"path": "opencompass/piqa"},
-        "files": {"data/piqa/train.jsonl": _PIQA, "data/piqa/train-labels.lst": "0\n1\n", "data/piqa/dev.jsonl": _PIQA, "data/piqa/dev-labels.lst": "1\n0\n"},
+        "files": {
+            "data/piqa/train.jsonl": _PIQA,
+            "data/piqa/train-labels.lst": "0\n1\n",
+            "data/piqa/dev.jsonl": _PIQA,
+            "data/piqa/dev-labels.lst": "1\n0\n",
+        },
     },
     "siqaDataset": {
         "class": "siqaDataset",
         "kwargs": {"path": "opencompass/siqa"},
-        "files": {"data/siqa/train.jsonl": _SIQA, "data/siqa/train-labels.lst": "1\n3\n", "data/siqa/dev.jsonl": _SIQA, "data/siqa/dev-labels.lst": "2\n2\n"},
+        "files": {
+            "data/siqa/train.jsonl": _SIQA,
+            "data/siqa/train-labels.lst": "1\n3\n",
+            "data/siqa/dev.jsonl": _SIQA,
+            "data/siqa/dev-labels.lst": "2\n2\n",
+        },
     },
     "siqaDataset_V2": {
         "class": "siqaDataset_V2",
         "kwargs": {"path": "opencompass/siqa"},
-        "files": {"data/siqa/train.jsonl": _SIQA, "data/siqa/train-labels.lst": "1\n3\n", "data/siqa/dev.jsonl": _SIQA, "data/siqa/dev-labels.lst": "2\n2\n"},
+        "files": {
+            "data/siqa/train.jsonl": _SIQA,
+            "data/siqa/train-labels.lst": "1\n3\n",
+            "data/siqa/dev.jsonl": _SIQA,
+            "data/siqa/dev-labels.lst": "2\n2\n",
+        },
     },
     "SiqaDatasetV3": {
         "class": "SiqaDatasetV3",
         "kwargs": {"path": "opencompass/siqa"},
-        "files": {"data/siqa/train.jsonl": _SIQA, "data/siqa/train-labels.lst": "1\n3\n", "data/siqa/dev.jsonl": _SIQA, "data/siqa/dev-labels.lst": "2\n2\n"},
+        "files": {
+            "data/siqa/train.jsonl": _SIQA,
+            "data/siqa/train-labels.lst": "1\n3\n",
+            "data/siqa/dev.jsonl": _SIQA,
+            "data/siqa/dev-labels.lst": "2\n2\n",
+        },
     },
     "commonsenseqaDataset": {
         "class": "commonsenseqaDataset",
@@ -355,12 +429,14 @@ CASES: dict[str, dict[str, Any]] = {
     "CustomDataset": {
         "class": "CustomDataset",
         "kwargs": {"path": "opencompass/math", "file_name": "test_prm800k_500.jsonl"},
-        "files": {"data/math/test_prm800k_500.jsonl": '\ufeff{"problem": "1+1?", "answer": "2", "level": 1}\n{"problem": "2+2?", "answer": "4", "level": 2.5}\n'},
+        "files": {
+            "data/math/test_prm800k_500.jsonl": '\ufeff{"problem": "1+1?", "answer": "2", "level": 1}\n{"problem": "2+2?", "answer": "4", "level": 2.5}\n'
+        },
     },
     "CustomDataset-csv": {
         "class": "CustomDataset",
         "kwargs": {"path": "data/custom/mcq.csv", "local_mode": True},
-        "files": {"data/custom/mcq.csv": "\ufeffquestion,A,B,answer\n\"Pick, one\",x,y,A\n\nLast,1,2,B\n"},
+        "files": {"data/custom/mcq.csv": '\ufeffquestion,A,B,answer\n"Pick, one",x,y,A\n\nLast,1,2,B\n'},
     },
     "HFDataset": {
         "class": "HFDataset",
@@ -423,7 +499,9 @@ def test_rows_equal_the_real_classes_rows(case_id: str, tmp_path: Path) -> None:
     """Each native loader gives the recorded rows of OpenCompass's class: columns, order, value types, splits."""
     case = CASES[case_id]
     recorded = _recorded(case_id)
-    assert recorded["case"] == case_digest(case), f"{case_id}: the case changed; re-record it with tools/opencompass_reference/record_loader_rows.py"
+    assert recorded["case"] == case_digest(case), (
+        f"{case_id}: the case changed; re-record it with tools/opencompass_reference/record_loader_rows.py"
+    )
     got = as_recorded(_load(tmp_path, case))
     assert got == json.dumps(recorded["output"], ensure_ascii=False)
 
@@ -458,7 +536,12 @@ def test_hf_json_reads_columns_of_every_row_and_dates(tmp_path: Path) -> None:
     """HFDataset('json') has every row's keys as columns, ints widened beside floats, ISO dates as datetimes."""
     (first, second) = _load(tmp_path, CASES["HFDataset"]).get("test")
     assert list(first) == ["doc", "summary", "label", "score", "date", "meta", "extra"]
-    assert (first["score"], first["date"], first["meta"], first["extra"]) == (1.0, datetime(2020, 1, 1), {"domain": "news", "origin": None}, None)
+    assert (first["score"], first["date"], first["meta"], first["extra"]) == (
+        1.0,
+        datetime(2020, 1, 1),
+        {"domain": "news", "origin": None},
+        None,
+    )
     assert second["date"] == datetime(2021, 2, 3, 10, 0)
 
 
@@ -477,7 +560,9 @@ def test_default_cache_folder_is_the_last_place_looked(tmp_path: Path, monkeypat
     monkeypatch.chdir(tmp_path)
     write_files(tmp_path / ".cache" / "opencompass", CASES["Aime2024Dataset"]["files"])
     rows = OPENCOMPASS_DATASETS["Aime2024Dataset"](path="opencompass/aime2024").load().get("test")
-    assert rows == [{"origin_prompt": "Find the remainder.", "gold_answer": "33", "year": 2024, "question": "Find the remainder.", "answer": "33"}]
+    assert rows == [
+        {"origin_prompt": "Find the remainder.", "gold_answer": "33", "year": 2024, "question": "Find the remainder.", "answer": "33"}
+    ]
 
 
 def test_absolute_path_is_used_as_it_is(tmp_path: Path) -> None:

@@ -64,7 +64,11 @@ def _fields(node: ast.AST) -> dict[str, ast.expr]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
         return {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg is not None}
     if isinstance(node, ast.Dict):
-        return {key.value: value for key, value in zip(node.keys, node.values, strict=True) if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+        return {
+            key.value: value
+            for key, value in zip(node.keys, node.values, strict=True)
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        }
     return {}
 
 

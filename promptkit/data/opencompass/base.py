@@ -79,7 +79,9 @@ class OpenCompassDataset:
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             # A record without the fields or shape the class expects (OpenCompass would raise the same error).
             shown = f"no field {error}" if isinstance(error, KeyError) else f"{type(error).__name__}: {error}"
-            raise DatasetError(f"{type(self).__name__}: a record does not have the layout it reads ({shown}); see docs/compat.md for the layout") from None
+            raise DatasetError(
+                f"{type(self).__name__}: a record does not have the layout it reads ({shown}); see docs/compat.md for the layout"
+            ) from None
         if isinstance(rows, dict):
             return Splits({split: split_rows for split, split_rows in rows.items()})
         return Splits({}, shared=rows)

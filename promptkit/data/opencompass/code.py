@@ -103,7 +103,9 @@ class BigCodeBenchDataset(OpenCompassDataset):
 
     def read(self, path: str, local_mode: bool, release_version: str, dataset_version: str) -> SplitRows:
         if dataset_version not in ("full", "hard"):
-            raise ConfigError(f"BigCodeBenchDataset: dataset_version must be 'full' or 'hard' (got {dataset_version!r})", key="dataset_version")
+            raise ConfigError(
+                f"BigCodeBenchDataset: dataset_version must be 'full' or 'hard' (got {dataset_version!r})", key="dataset_version"
+            )
         stem = "BigCodeBench" if dataset_version == "full" else "BigCodeBench-Hard"
         rows = from_list(self.json_lines(os.path.join(self.path(path, local_mode), f"{stem}-{release_version}.jsonl"), skip_blank=True))
         return {"train": rows, "test": list(rows)}

@@ -58,7 +58,10 @@ class HellaswagDataset(OpenCompassDataset):
 
     def read(self, path: str) -> Rows:
         return from_list(
-            [{"ctx": data["query"].split(": ", 2)[-1], **_choices(data), "label": data["gold"]} for data in self.json_lines(self.path(path))]
+            [
+                {"ctx": data["query"].split(": ", 2)[-1], **_choices(data), "label": data["gold"]}
+                for data in self.json_lines(self.path(path))
+            ]
         )
 
 
@@ -172,13 +175,21 @@ def _labelled(dataset: OpenCompassDataset, folder: Path, stem: str) -> list[tupl
     data_lines = [line for _, line in dataset.lines(data_file)]
     label_lines = [line for _, line in dataset.lines(label_file)]
     if len(data_lines) != len(label_lines):
-        raise DatasetError(f"{len(data_lines)} rows but {len(label_lines)} labels in {label_file.name}; they go line by line", file=str(data_file))
-    return [(dataset.parse_json(line.strip(), data_file, number), label.strip()) for number, (line, label) in enumerate(zip(data_lines, label_lines, strict=True), start=1)]
+        raise DatasetError(
+            f"{len(data_lines)} rows but {len(label_lines)} labels in {label_file.name}; they go line by line", file=str(data_file)
+        )
+    return [
+        (dataset.parse_json(line.strip(), data_file, number), label.strip())
+        for number, (line, label) in enumerate(zip(data_lines, label_lines, strict=True), start=1)
+    ]
 
 
 def _train_and_validation(dataset: OpenCompassDataset, path: str, row: Any) -> SplitRows:
     folder = dataset.path(path)
-    return {split: from_list([row(data, label) for data, label in _labelled(dataset, folder, stem)]) for split, stem in (("train", "train"), ("validation", "dev"))}
+    return {
+        split: from_list([row(data, label) for data, label in _labelled(dataset, folder, stem)])
+        for split, stem in (("train", "train"), ("validation", "dev"))
+    }
 
 
 def _without_id(data: dict[str, Any]) -> dict[str, Any]:
@@ -201,7 +212,9 @@ class PIQADatasetV2(OpenCompassDataset):
     parameters: ClassVar = {"path": REQUIRED}
 
     def read(self, path: str) -> SplitRows:
-        return _train_and_validation(self, path, lambda data, label: _without_id({**data, "answer": "NULL" if int(label) < 0 else "AB"[int(label)]}))
+        return _train_and_validation(
+            self, path, lambda data, label: _without_id({**data, "answer": "NULL" if int(label) < 0 else "AB"[int(label)]})
+        )
 
 
 def _piqa_v3_row(data: dict[str, Any], label: str) -> dict[str, Any]:
@@ -278,7 +291,13 @@ class commonsenseqaDataset(OpenCompassDataset):  # noqa: N801 (OpenCompass's cla
             rows = []
             for line in self.json_lines(os.path.join(folder, name)):
                 choices = line["question"]["choices"]
-                rows.append({"question": line["question"]["stem"], **{letter: choices[index]["text"] for index, letter in enumerate("ABCDE")}, "answerKey": line["answerKey"]})
+                rows.append(
+                    {
+                        "question": line["question"]["stem"],
+                        **{letter: choices[index]["text"] for index, letter in enumerate("ABCDE")},
+                        "answerKey": line["answerKey"],
+                    }
+                )
             splits[split] = from_list(rows)
         return splits
 
@@ -296,7 +315,9 @@ class BoolQDataset(OpenCompassDataset):
         files = None if data_files is None else str(self.path(data_files))
         splits = load_dataset(self, path, data_files=files)
         assert isinstance(splits, dict)
-        answered = {name: from_list([{**row, "answer": 1 if row.get("label") == "true" else 0} for row in rows]) for name, rows in splits.items()}
+        answered = {
+            name: from_list([{**row, "answer": 1 if row.get("label") == "true" else 0} for row in rows]) for name, rows in splits.items()
+        }
         return answered if split is None else select_split(answered, split, type(self).__name__)
 
 

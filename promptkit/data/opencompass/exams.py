@@ -69,7 +69,7 @@ class BBHDataset(OpenCompassDataset):
         file = os.path.join(self.path(path), f"{name}.json")
         data = self.parse_json(self.text(file), file)
         if not isinstance(data, dict) or not isinstance(data.get("examples"), list):
-            raise DatasetError("BBHDataset: the task file must hold {\"examples\": [...]}", file=file)
+            raise DatasetError('BBHDataset: the task file must hold {"examples": [...]}', file=file)
         return from_list(data["examples"])
 
 

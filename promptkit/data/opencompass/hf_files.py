@@ -42,11 +42,28 @@ _SPLIT_WORDS = {
 _SPLIT = re.compile(r"^(?P<name>\w+)(?:\[(?P<start>-?\d*):(?P<stop>-?\d*)\])?$")
 # pandas' default words for a missing value.
 _NA_WORDS = frozenset(
-    ["#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+    [
+        "#N/A",
+        "#N/A N/A",
+        "#NA",
+        "-1.#IND",
+        "-1.#QNAN",
+        "-NaN",
+        "-nan",
+        "1.#IND",
+        "1.#QNAN",
+        "<NA>",
+        "N/A",
+        "NA",
+        "NULL",
+        "NaN",
+        "None",
+        "n/a",
+        "nan",
+        "null",
+    ]
 ) | {""}
-_ISO_TIME = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?)?$"
-)
+_ISO_TIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?)?$")
 
 
 def load_dataset(

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from promptkit import models
 from promptkit.data.loaders import JsonlDataset, RowsDataset
+from promptkit.data.opencompass import OPENCOMPASS_DATASETS
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.formats import AdapterDataset, StandardSampleDataset, TaskSpecDataset, XpertFormatDataset
 from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
@@ -87,6 +88,7 @@ REGISTRY: dict[str, dict[str, type]] = {
     },
     "model": {name: getattr(models, name) for name in models.__all__},
 }
+REGISTRY["dataset"].update(OPENCOMPASS_DATASETS)  # OpenCompass's dataset classes, read natively (promptkit.data.opencompass)
 
 #: What a class of each kind must be, and how the error says it.
 _BASES: Mapping[str, tuple[type, str]] = {

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit.chat_templates.conformance import first_divergence
+from promptkit.meta_templates.conformance import first_divergence
 from promptkit.cli.main import main
 
 ROOT = Path(__file__).parents[2]

@@ -26,7 +26,8 @@ from typing import Any
 from promptkit.errors import RetrieverError, TemplateError
 from promptkit.promptlist import Item, PromptList, RoleItem
 from promptkit.retrievers.mdl import render_candidates_with
-from promptkit.templates.prompt_template import Prompt, PromptTemplate
+from promptkit.templates.prompt_template import PromptTemplate
+from promptkit.templates.protocol import Prompt, Template
 
 __all__ = ["CandidateShots", "ShotRenderer", "prompt_text", "prompt_texts"]
 
@@ -40,7 +41,7 @@ class ShotRenderer:
 
     def __init__(
         self,
-        template: PromptTemplate,
+        template: Template,
         pool: Sequence[Mapping[str, Any]],
         output_column: str | None,
         separator: str,
@@ -156,7 +157,7 @@ class CandidateShots:
 class _PoolShots:
     """The candidate prompts of one pool (``PoolPrompts``): shot sets joined as the prompt joins them, label prompts."""
 
-    def __init__(self, template: PromptTemplate, shots: ShotRenderer) -> None:
+    def __init__(self, template: Template, shots: ShotRenderer) -> None:
         self.template = template
         self.shots = shots
 
@@ -167,8 +168,8 @@ class _PoolShots:
         return [prompt_text(self.template.render(row, "", label=label, masked=masked, mask_value=str(label))) for label in labels]
 
 
-def _mdl_template(value: Any, key: str) -> PromptTemplate:
-    if isinstance(value, PromptTemplate):
+def _mdl_template(value: Any, key: str) -> Template:
+    if isinstance(value, Template):
         return value
     if isinstance(value, Mapping):
         kind = value.get("type", "PromptTemplate")

@@ -48,7 +48,7 @@ class InputTemplate:
         if isinstance(template, str):
             if self.ice_token and self.ice_token not in template:
                 raise ConfigError(f"input_template: ice_token {self.ice_token!r} does not occur in {template!r}", key=_WHERE)
-            self._texts = (self._compile(template),)
+            self._texts: tuple[_Text | None, ...] = (self._compile(template),)
         elif isinstance(template, Mapping) and isinstance(template.get("round"), (list, tuple)) and template["round"]:
             self._texts = tuple(self._compile(item.get("prompt")) for item in self._role_items(template))
         else:

@@ -32,7 +32,6 @@ import numpy as np
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank
-from promptkit.retrievers.embedding import Embedder
 from promptkit.retrievers.topk import TopkRetriever
 
 __all__ = ["CandidatePrompts", "MDLRetriever", "PoolPrompts", "Scorer", "render_candidates_with"]
@@ -84,12 +83,7 @@ class MDLRetriever(TopkRetriever):
 
     def __init__(
         self,
-        ice_separator: str = "\n",
-        ice_eos_token: str = "\n",
-        ice_num: int = 1,
-        sentence_transformers_model_name: str | None = None,
-        tokenizer_name: str | None = None,
-        batch_size: int = 64,
+        *,
         candidate_num: int = 1,
         ce_model_name: str | None = None,
         select_time: int = 5,
@@ -98,28 +92,16 @@ class MDLRetriever(TopkRetriever):
         labels: Sequence[Hashable] | None = None,
         seed: int = 1,
         scorer: Scorer | None = None,
-        embedder: Embedder | None = None,
-        cache_dir: str | None = None,
-        leakage_guard: bool = True,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            ice_separator=ice_separator,
-            ice_eos_token=ice_eos_token,
-            ice_num=ice_num,
-            sentence_transformers_model_name=sentence_transformers_model_name,
-            tokenizer_name=tokenizer_name,
-            batch_size=batch_size,
-            embedder=embedder,
-            cache_dir=cache_dir,
-            leakage_guard=leakage_guard,
-        )
+        super().__init__(**options)
         if scorer is None or not callable(scorer):
             raise RetrieverError(
                 f"MDLRetriever needs scorer=, a callable (context, continuations) -> one loss per continuation (got {scorer!r}); "
                 "promptkit loads no language model itself",
                 key="scorer",
             )
-        for name, value, least in (("candidate_num", candidate_num, ice_num), ("select_time", select_time, 1)):
+        for name, value, least in (("candidate_num", candidate_num, self.ice_num), ("select_time", select_time, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise RetrieverError(f"{name} must be an int of at least {least} (got {value!r})", key=name)
         self.scorer = scorer

@@ -129,3 +129,47 @@ def test_the_signature_check_finds_each_incompatibility():
         "no parameter 'label'",
         "the extra parameter 'must' has no default",
     ]
+
+
+class UpperTemplate:
+    """A template of one's own that subclasses nothing: the row's question, upper-cased, after the shots."""
+
+    kind, labels, ice_token, has_ice_slot, sep_token, is_multimodal = "string", None, "</E>", True, None, False
+
+    def render_shot(self, row, label=None):
+        return f"{row['q'].upper()} {row['a']}\n"
+
+    def render(self, row, ice="", *, label=None, masked=None, mask_value=""):
+        return f"{ice}{row['q'].upper()} {mask_value if masked == 'a' else row['a']}"
+
+
+def test_a_class_implementing_the_template_protocol_renders_prompts():
+    """type= takes a template class that implements the protocol without subclassing PromptTemplate."""
+    from promptkit import Renderer, build_dataset
+
+    spec = build_dataset(
+        dict(
+            abbr="d",
+            type="RowsDataset",
+            rows=[{"q": "one", "a": "1"}, {"q": "two", "a": "2"}],
+            reader_cfg=dict(input_columns=["q"], output_column="a"),
+            infer_cfg=dict(ice_template=dict(type=UpperTemplate), retriever=dict(type="FixKRetriever", fix_id_list=[0]), inferencer=dict(type="GenInferencer")),
+        )
+    )
+    assert [p.prompt for p in Renderer(spec)] == ["ONE 1\n\nONE ", "ONE 1\n\nTWO "]
+
+
+def test_a_template_class_lacking_an_attribute_is_refused_by_name():
+    """A class with the methods but not every attribute of the protocol: one ConfigError naming what it lacks."""
+    from promptkit import ConfigError, build_dataset
+
+    class NoKind:
+        labels, ice_token, has_ice_slot, sep_token = None, None, False, None
+        render_shot, render = UpperTemplate.render_shot, UpperTemplate.render
+
+    with pytest.raises(ConfigError) as info:
+        build_dataset(
+            dict(abbr="d", type="RowsDataset", rows=[{"q": "x", "a": "1"}], reader_cfg=dict(input_columns=["q"]),
+                 infer_cfg=dict(prompt_template=dict(type=NoKind), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")))
+        )
+    assert str(info.value) == "dataset 'd', key 'infer_cfg.prompt_template.type': NoKind does not implement the template protocol: it has no is_multimodal, kind"

@@ -85,21 +85,23 @@ def _methods(protocol: type) -> list[str]:
     return [name for name in _members(protocol) if callable(getattr(protocol, name))]
 
 
-def _discovered(kind: str, *packages: ModuleType) -> dict[str, type]:
-    """Every public, concrete class of ``kind`` defined in a public module of ``packages``: a new module is registered
-    by being there (the package's ``__init__`` need not import it)."""
+def _discovered(kind: str, *packages: ModuleType, exported: tuple[ModuleType, ...] = ()) -> dict[str, type]:
+    """Every public, concrete class of ``kind`` defined in a public module of ``packages`` (a new module is registered
+    by being there), and those the ``exported`` packages' ``__init__`` names (for packages whose modules are imported
+    lazily)."""
     found: dict[str, type] = {}
-    for module in _modules(*packages):
-        for name, cls in vars(module).items():
-            if (
-                isinstance(cls, type)
-                and cls.__module__ == module.__name__
-                and not name.startswith("_")
-                and not getattr(cls, "_is_protocol", False)
-                and not inspect.isabstract(cls)
-                and implements(cls, kind)
-            ):
-                found[name] = cls
+    candidates: list[tuple[str, Any, str | None]] = [(name, cls, module.__name__) for module in _modules(*packages) for name, cls in vars(module).items()]
+    candidates += [(name, getattr(package, name), None) for package in exported for name in package.__all__]
+    for name, cls, module in candidates:
+        if (
+            isinstance(cls, type)
+            and (module is None or cls.__module__ == module)
+            and not name.startswith("_")
+            and not getattr(cls, "_is_protocol", False)
+            and not inspect.isabstract(cls)
+            and implements(cls, kind)
+        ):
+            found[name] = cls
     return dict(sorted(found.items()))
 
 
@@ -111,14 +113,15 @@ def _modules(*packages: ModuleType) -> Iterator[ModuleType]:
                 yield importlib.import_module(f"{package.__name__}.{info.name}")
 
 
-#: kind -> {name -> class}.  Retrievers, templates and datasets are the classes of their packages' modules;
+#: kind -> {name -> class}.  Retrievers, templates and datasets are the classes of their packages' modules (the
+#: formats' schema modules compile pydantic models, so only the classes promptkit.formats exports are taken from it);
 #: OpenCompass's names throughout (it registers only some retrievers, RandomRetriever only by class; promptkit all).
 REGISTRY: dict[str, dict[str, type]] = {
     "template": _discovered("template", promptkit.templates),
     "retriever": _discovered("retriever", promptkit.retrievers),
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer, "MultiTurnGenInferencer": MultiTurnGenInferencer},
     # Dataset formats (promptkit.formats): validated records, their own shots, default templates when infer_cfg is omitted.
-    "dataset": _discovered("dataset", promptkit.data, promptkit.formats),
+    "dataset": _discovered("dataset", promptkit.data, exported=(promptkit.formats,)),
     "model": {name: getattr(models, name) for name in models.__all__},
 }
 

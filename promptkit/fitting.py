@@ -28,9 +28,10 @@ from typing import Any
 
 from promptkit.meta_templates.models import FinalInput, TokenCounter, count_tokens
 from promptkit.promptlist import Marker, PromptList, RoleItem
+from promptkit.shots import prompt_texts
 from promptkit.templates.prompt_template import Prompt
 
-__all__ = ["FitResult", "ShotFitter", "ShotTokens", "TokenSegments", "prompt_text", "token_segments"]
+__all__ = ["FitResult", "ShotFitter", "ShotTokens", "TokenSegments", "token_segments"]
 
 #: (shot indices) -> (template output, final input, anything else the caller keeps)
 RenderShots = Callable[[list[int]], tuple[Any, ...]]
@@ -43,11 +44,6 @@ class FitResult:
     shots: list[int]
     #: The prompt is still longer than ``max_seq_len``, with no shot left to drop.
     over_limit: bool = False
-
-
-def prompt_text(prompt: Prompt) -> str:
-    """The text of a rendered prompt: a string, or the prompts of a PromptList's items, concatenated."""
-    return "".join(_texts(prompt))
 
 
 class ShotTokens:
@@ -65,15 +61,9 @@ class ShotTokens:
         """(tokens, pieces): a chat shot's turns are counted one by one, as the meta template separates them."""
         cached = self._tokens.get(index)
         if cached is None:
-            texts = _texts(self._shot(index))
+            texts = prompt_texts(self._shot(index))
             cached = self._tokens[index] = (sum(self.counter(text) for text in texts), len(texts))
         return cached
-
-
-def _texts(prompt: Prompt) -> list[str]:
-    if isinstance(prompt, str):
-        return [prompt]
-    return [item if isinstance(item, str) else item.prompt or "" for item in prompt if isinstance(item, (str, RoleItem))]
 
 
 class ShotFitter:

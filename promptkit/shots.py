@@ -12,18 +12,24 @@ shown) and the results are joined as OpenCompass's retrievers join them:
 
 The block is finished text: it is spliced into the prompt after the item
 under test is rendered, never re-formatted with the test row.
+
+:class:`CandidateShots` renders MDL's candidate shot sets and label prompts
+with the same renderer; it implements the retrievers' ``CandidatePrompts``
+protocol and is installed for ``MDLRetriever`` when this module is imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from promptkit.errors import TemplateError
-from promptkit.promptlist import Item, PromptList
-from promptkit.templates.prompt_template import Prompt, PromptTemplate
+from promptkit.errors import RetrieverError, TemplateError
+from promptkit.promptlist import Item, PromptList, RoleItem
+from promptkit.retrievers.mdl import render_candidates_with
+from promptkit.templates.prompt_template import PromptTemplate
+from promptkit.templates.protocol import Prompt, Template
 
-__all__ = ["ShotRenderer"]
+__all__ = ["CandidateShots", "ShotRenderer", "prompt_text", "prompt_texts"]
 
 
 class ShotRenderer:
@@ -35,7 +41,7 @@ class ShotRenderer:
 
     def __init__(
         self,
-        template: PromptTemplate,
+        template: Template,
         pool: Sequence[Mapping[str, Any]],
         output_column: str | None,
         separator: str,
@@ -115,3 +121,63 @@ class ShotRenderer:
             if not isinstance(shot, str):
                 raise TemplateError("the label-keyed ice_template mixes string and chat templates; shots must all be one kind")
         return self.separator.join(shots) + self.eos_token  # type: ignore[arg-type]
+
+
+def prompt_texts(prompt: Prompt) -> list[str]:
+    """The text pieces of a rendered prompt: the string, or the loose strings and role prompts of a PromptList."""
+    if isinstance(prompt, str):
+        return [prompt]
+    return [item if isinstance(item, str) else item.prompt or "" for item in prompt if isinstance(item, (str, RoleItem))]
+
+
+def prompt_text(prompt: Prompt) -> str:
+    """The text of a rendered prompt: a string, or the prompts of a PromptList's items, concatenated."""
+    return "".join(prompt_texts(prompt))
+
+
+class CandidateShots:
+    """MDLRetriever's ``ice_template``/``prompt_template`` (configs or templates), compiled once.
+
+    ``prompt_template`` defaults to ``ice_template``, as in OpenCompass.
+    """
+
+    def __init__(self, ice_template: Any, prompt_template: Any = None) -> None:
+        self.ice_template = _mdl_template(ice_template, "ice_template")
+        self.prompt_template = _mdl_template(prompt_template, "prompt_template") if prompt_template is not None else self.ice_template
+
+    @property
+    def labels(self) -> list[Hashable] | None:
+        """A label-keyed prompt template's labels."""
+        return list(self.prompt_template.labels) if self.prompt_template.labels is not None else None
+
+    def bind(self, pool: Sequence[Mapping[str, Any]], output_column: str | None, separator: str, eos_token: str) -> _PoolShots:
+        return _PoolShots(self.prompt_template, ShotRenderer(self.ice_template, pool, output_column, separator, eos_token))
+
+
+class _PoolShots:
+    """The candidate prompts of one pool (``PoolPrompts``): shot sets joined as the prompt joins them, label prompts."""
+
+    def __init__(self, template: Template, shots: ShotRenderer) -> None:
+        self.template = template
+        self.shots = shots
+
+    def context(self, ids: Sequence[int]) -> str:
+        return prompt_text(self.shots.render(ids))
+
+    def continuations(self, row: Mapping[str, Any], labels: Sequence[Hashable], masked: str | None) -> list[str]:
+        return [prompt_text(self.template.render(row, "", label=label, masked=masked, mask_value=str(label))) for label in labels]
+
+
+def _mdl_template(value: Any, key: str) -> Template:
+    if isinstance(value, Template):
+        return value
+    if isinstance(value, Mapping):
+        kind = value.get("type", "PromptTemplate")
+        name = kind.__name__ if isinstance(kind, type) else str(kind).rsplit(".", 1)[-1]
+        if name != "PromptTemplate":
+            raise RetrieverError(f"{key} must be a PromptTemplate config (got type {name!r})", key=key)
+        return PromptTemplate(**{k: v for k, v in value.items() if k != "type"})
+    raise RetrieverError(f"MDLRetriever needs {key}, the infer config's template, to render the candidate shots (got {value!r})", key=key)
+
+
+render_candidates_with(CandidateShots)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from promptkit.chat_templates.conformance import Comparison, chat_template_twin, compare
 from promptkit.config import load_datasets, load_models
 from promptkit.control_tokens import describe_hits
 from promptkit.errors import ConfigError
+from promptkit.meta_templates.conformance import Comparison, chat_template_twin, compare
 from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.pipeline import Renderer
 from promptkit.promptlist import PromptList

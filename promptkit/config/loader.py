@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from promptkit.config.registry import resolve_type
+from promptkit.config.registry import lacking, resolve_type
 from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
@@ -23,7 +23,7 @@ from promptkit.inferencers import Inferencer
 from promptkit.media.policy import MediaPolicy
 from promptkit.meta_templates.models import Model
 from promptkit.retrievers.base import Retriever
-from promptkit.templates import PromptTemplate
+from promptkit.templates.protocol import Template
 
 __all__ = ["DatasetSpec", "build_dataset", "build_model", "load_datasets", "load_models"]
 
@@ -37,8 +37,8 @@ class DatasetSpec:
     abbr: str
     loader: JsonlDataset | RowsDataset | FormatDataset | AdapterDataset
     reader: ReaderConfig
-    ice_template: PromptTemplate | None
-    prompt_template: PromptTemplate | None
+    ice_template: Template | None
+    prompt_template: Template | None
     retriever: Retriever
     inferencer: Inferencer
     config_path: Path | None = None
@@ -117,9 +117,13 @@ def _instantiate(cfg: Any, kind: str, key: str) -> Any:
     if missing:
         raise ConfigError(f"{cls.__name__} needs {missing[0]!r}", key=f"{where}{missing[0]}")
     try:
-        return cls(**kwargs)
+        built = cls(**kwargs)
     except PromptkitError as error:
         raise error.add_context(key=key or None) from None
+    lacks = lacking(built, kind)
+    if lacks:
+        raise ConfigError(f"{cls.__name__} does not implement the {kind} protocol: it has no {', '.join(lacks)}", key=f"{where}type")
+    return built
 
 
 def _example(kind: str) -> str:
@@ -130,8 +134,7 @@ def _example(kind: str) -> str:
 
 def build_model(cfg: Mapping[str, Any]) -> Model:
     """One ``models`` entry → a :class:`~promptkit.Model`."""
-    model = _instantiate(cfg, "model", "")
-    assert isinstance(model, Model)
+    model: Model = _instantiate(cfg, "model", "")
     return model
 
 
@@ -186,11 +189,10 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
     return DatasetSpec(abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media)
 
 
-def _template(cfg: Any, key: str) -> PromptTemplate | None:
-    if cfg is None or isinstance(cfg, PromptTemplate):
+def _template(cfg: Any, key: str) -> Template | None:
+    if cfg is None or isinstance(cfg, Template):
         return cfg
-    template = _instantiate(cfg, "template", key)
-    assert isinstance(template, PromptTemplate)
+    template: Template = _instantiate(cfg, "template", key)
     return template
 
 

@@ -3,10 +3,12 @@
 ``type=`` takes, for each kind of config (template, retriever, inferencer,
 dataset, model):
 
-* a class — promptkit's own, or any class that implements the kind
-  (subclasses the kind's base class: :class:`~promptkit.PromptTemplate`,
-  :class:`~promptkit.Retriever`, :class:`~promptkit.Inferencer`,
-  :class:`~promptkit.Model`; a dataset is any class with ``load(base_dir)``);
+* a class — promptkit's own, or any class that implements the kind: a
+  template, dataset or model implements its protocol
+  (:mod:`promptkit.templates.protocol`, :mod:`promptkit.data.protocol`,
+  :mod:`promptkit.meta_templates.protocol`: the methods are checked here, the
+  attributes on the built object); a retriever subclasses
+  :class:`~promptkit.Retriever`, an inferencer :class:`~promptkit.Inferencer`;
 * an import string ``'my_pkg.retrievers:MyRetriever'``;
 * a name: promptkit's own names, OpenCompass's dotted names by their last
   component (``'opencompass.openicl.icl_prompt_template.PromptTemplate'``),
@@ -17,87 +19,113 @@ dataset, model):
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import inspect
+import pkgutil
+from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib.metadata import entry_points
-from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from types import ModuleType
+from typing import Any
 
+import promptkit.data
+import promptkit.formats
+import promptkit.retrievers
+import promptkit.templates
 from promptkit import models
-from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.data.opencompass import OPENCOMPASS_DATASETS
+from promptkit.data.protocol import Dataset
 from promptkit.errors import ConfigError, did_you_mean
-from promptkit.formats import AdapterDataset, StandardSampleDataset, TaskSpecDataset, XpertFormatDataset
 from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
-from promptkit.meta_templates.models import Model
-from promptkit.retrievers import (
-    BM25Retriever,
-    DPPRetriever,
-    FixKRetriever,
-    MDLRetriever,
-    RandomRetriever,
-    SlidingWindowRetriever,
-    TopkRetriever,
-    VotekRetriever,
-    ZeroRetriever,
-)
+from promptkit.meta_templates.protocol import Model
 from promptkit.retrievers.base import Retriever
-from promptkit.retrievers.embedded import EmbeddedShotsRetriever
-from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
-from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.templates.protocol import Template
 
-__all__ = ["PLUGIN_GROUP", "REGISTRY", "resolve_type"]
+__all__ = ["PLUGIN_GROUP", "REGISTRY", "implements", "lacking", "resolve_type"]
 
 #: The entry-point group third-party packages register their classes in.
 PLUGIN_GROUP = "promptkit.plugins"
 
+#: What a class of each kind must be (a base class, or the kind's protocol), and how the error says it.
+_BASES: Mapping[str, tuple[type, str]] = {
+    "template": (
+        Template,
+        "implement promptkit.templates.protocol.Template: render(row, ice, *, label, masked, mask_value) and "
+        "render_shot(row, label), with kind, labels, ice_token, has_ice_slot, sep_token and is_multimodal",
+    ),
+    "retriever": (Retriever, "subclass promptkit.Retriever and implement retrieve(pool, queries, reader)"),
+    "inferencer": (Inferencer, "subclass promptkit.Inferencer"),
+    "dataset": (Dataset, "have a load(base_dir) method returning the rows by split"),
+    "model": (Model, "implement promptkit.meta_templates.protocol.Model: render(prompt, mode) and render_with_media(prompt, mode), with abbr, kind, max_seq_len, token_counter and token_guard"),
+}
 
-@runtime_checkable
-class _Loads(Protocol):
-    """What a dataset class implements: ``load(base_dir)`` returning the rows by split."""
 
-    def load(self, base_dir: Path | None = None) -> Any: ...
+def implements(cls: type, kind: str) -> bool:
+    """Whether ``cls`` is a class of ``kind``: a subclass of its base, or a class with every method of its protocol."""
+    base = _BASES[kind][0]
+    if not getattr(base, "_is_protocol", False):
+        return issubclass(cls, base)
+    return all(callable(getattr(cls, name, None)) for name in _methods(base))
 
 
-#: kind -> {name -> class}
+def lacking(obj: Any, kind: str) -> list[str]:
+    """The members of ``kind``'s protocol an object built by a config lacks (a base-class kind lacks none)."""
+    base = _BASES[kind][0]
+    if not getattr(base, "_is_protocol", False):
+        return []
+    return [name for name in _members(base) if not hasattr(obj, name)]
+
+
+def _members(protocol: type) -> list[str]:
+    """The public members a protocol declares, its parents' included."""
+    return sorted(
+        {name for layer in protocol.__mro__ if getattr(layer, "_is_protocol", False) for name in vars(layer) if not name.startswith("_")}
+    )
+
+
+def _methods(protocol: type) -> list[str]:
+    return [name for name in _members(protocol) if callable(getattr(protocol, name))]
+
+
+def _discovered(kind: str, *packages: ModuleType, exported: tuple[ModuleType, ...] = ()) -> dict[str, type]:
+    """Every public, concrete class of ``kind`` defined in a public module of ``packages`` (a new module is registered
+    by being there), and those the ``exported`` packages' ``__init__`` names (for packages whose modules are imported
+    lazily)."""
+    found: dict[str, type] = {}
+    candidates: list[tuple[str, Any, str | None]] = [(name, cls, module.__name__) for module in _modules(*packages) for name, cls in vars(module).items()]
+    candidates += [(name, getattr(package, name), None) for package in exported for name in package.__all__]
+    for name, cls, module in candidates:
+        if (
+            isinstance(cls, type)
+            and (module is None or cls.__module__ == module)
+            and not name.startswith("_")
+            and not getattr(cls, "_is_protocol", False)
+            and not inspect.isabstract(cls)
+            and implements(cls, kind)
+        ):
+            found[name] = cls
+    return dict(sorted(found.items()))
+
+
+def _modules(*packages: ModuleType) -> Iterator[ModuleType]:
+    for package in packages:
+        yield package
+        for info in pkgutil.iter_modules(package.__path__):
+            if not info.name.startswith("_"):
+                yield importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+#: kind -> {name -> class}.  Retrievers, templates and datasets are the classes of their packages' modules (the
+#: formats' schema modules compile pydantic models, so only the classes promptkit.formats exports are taken from it);
+#: OpenCompass's names throughout (it registers only some retrievers, RandomRetriever only by class; promptkit all).
 REGISTRY: dict[str, dict[str, type]] = {
-    "template": {
-        cls.__name__: cls for cls in (PromptTemplate, JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, MessagesTemplate)
-    },
-    # OpenCompass's names; it registers only some of them (RandomRetriever only by class), promptkit all.
-    "retriever": {
-        cls.__name__: cls
-        for cls in (
-            ZeroRetriever,
-            FixKRetriever,
-            RandomRetriever,
-            SlidingWindowRetriever,
-            BM25Retriever,
-            TopkRetriever,
-            VotekRetriever,
-            DPPRetriever,
-            MDLRetriever,
-            EmbeddedShotsRetriever,
-        )
-    },
+    "template": _discovered("template", promptkit.templates),
+    "retriever": _discovered("retriever", promptkit.retrievers),
     "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer, "MultiTurnGenInferencer": MultiTurnGenInferencer},
     # Dataset formats (promptkit.formats): validated records, their own shots, default templates when infer_cfg is omitted.
-    "dataset": {
-        cls.__name__: cls
-        for cls in (JsonlDataset, RowsDataset, StandardSampleDataset, TaskSpecDataset, XpertFormatDataset, AdapterDataset)
-    },
+    "dataset": _discovered("dataset", promptkit.data, exported=(promptkit.formats,)),
     "model": {name: getattr(models, name) for name in models.__all__},
 }
 REGISTRY["dataset"].update(OPENCOMPASS_DATASETS)  # OpenCompass's dataset classes, read natively (promptkit.data.opencompass)
-
-#: What a class of each kind must be, and how the error says it.
-_BASES: Mapping[str, tuple[type, str]] = {
-    "template": (PromptTemplate, "subclass promptkit.PromptTemplate"),
-    "retriever": (Retriever, "subclass promptkit.Retriever and implement retrieve(pool, queries, reader)"),
-    "inferencer": (Inferencer, "subclass promptkit.Inferencer"),
-    "dataset": (_Loads, "have a load(base_dir) method returning the rows by split"),
-    "model": (Model, "subclass promptkit.Model"),
-}
 
 
 def resolve_type(value: Any, kind: str, key: str) -> type:
@@ -105,7 +133,7 @@ def resolve_type(value: Any, kind: str, key: str) -> type:
     known = REGISTRY[kind]
     if isinstance(value, type):
         # Another framework's class of the same name (OpenCompass's own PromptTemplate) stands for promptkit's.
-        if not issubclass(value, _BASES[kind][0]) and value.__name__ in known:
+        if not implements(value, kind) and value.__name__ in known:
             return known[value.__name__]
         return _checked(value, kind, key, f"type={value.__name__}")
     if not isinstance(value, str):
@@ -123,8 +151,8 @@ def resolve_type(value: Any, kind: str, key: str) -> type:
 
 
 def _checked(cls: Any, kind: str, key: str, given: str) -> type:
-    base, what = _BASES[kind]
-    if not isinstance(cls, type) or not issubclass(cls, base):
+    what = _BASES[kind][1]
+    if not isinstance(cls, type) or not implements(cls, kind):
         shown = cls.__name__ if isinstance(cls, type) else f"{cls!r} (a {type(cls).__name__}, not a class)"
         raise ConfigError(f"{given}: {shown} is not a {kind} class; a {kind} class must {what}", key=key)
     return cls

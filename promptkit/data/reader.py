@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from promptkit.data.input_template import InputTemplate
+from promptkit.data.protocol import RowText
 from promptkit.errors import ConfigError, DatasetError, check_keys
-from promptkit.promptlist import RoleItem
-from promptkit.templates import PromptTemplate
 
 __all__ = ["ReaderConfig"]
 
@@ -42,7 +42,7 @@ class ReaderConfig:
 
     input_columns: tuple[str, ...]
     output_column: str | None = None
-    input_template: PromptTemplate | None = None
+    input_template: RowText | None = None
     output_template: Any = None
     train_split: str = "train"
     train_range: Any = None
@@ -78,14 +78,11 @@ class ReaderConfig:
         )
 
     def input_text(self, row: Row) -> str:
-        """What retrievers index and compare: ``input_template`` rendered with the row if set (as OpenCompass, unmasked),
+        """What retrievers index and compare: ``input_template``'s text of the row if set (as OpenCompass, unmasked),
         else the row's input columns joined by a space."""
         if self.input_template is None:
             return " ".join(str(row[c]) for c in self.input_columns)
-        rendered = self.input_template.render(row)
-        if isinstance(rendered, str):
-            return rendered
-        return "\n".join(item.prompt or "" for item in rendered if isinstance(item, RoleItem))
+        return self.input_template.text(row)
 
     def check_columns(self, rows: Sequence[Row], split: str) -> None:
         """Every input column and the output column must exist in every row."""
@@ -102,21 +99,14 @@ class ReaderConfig:
             )
 
 
-def _input_template(cfg: Any) -> PromptTemplate | None:
-    """``reader_cfg.input_template``: a PromptTemplate, or its config dict."""
-    if cfg is None or isinstance(cfg, PromptTemplate):
+def _input_template(cfg: Any) -> RowText | None:
+    """``reader_cfg.input_template``: a ``PromptTemplate`` config dict (or object), or anything with ``text(row)``."""
+    if cfg is None or isinstance(cfg, RowText):
         return cfg
-    kind = cfg.get("type", "PromptTemplate") if isinstance(cfg, Mapping) else None
-    name = kind.__name__ if isinstance(kind, type) else str(kind).rsplit(".", 1)[-1]
-    if not isinstance(cfg, Mapping) or name != "PromptTemplate":
-        raise ConfigError(
-            f"input_template must be dict(type=PromptTemplate, template=...), the text retrievers compare (got {cfg!r})",
-            key="reader_cfg.input_template",
-        )
-    try:
-        return PromptTemplate(**{k: v for k, v in cfg.items() if k != "type"})
-    except TypeError as error:
-        raise ConfigError(f"input_template: {error}", key="reader_cfg.input_template") from None
+    if type(cfg).__name__ == "PromptTemplate" and not isinstance(cfg, Mapping):
+        # A template object built in a Python config: its own config is what the text needs.
+        return InputTemplate(cfg.template, cfg.ice_token, cfg.sep_token)
+    return InputTemplate.from_config(cfg)
 
 
 def _check_range(size: Any, key: str) -> None:

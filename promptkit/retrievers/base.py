@@ -1,4 +1,4 @@
-"""The retriever interface.
+"""The retriever interface: the base class every retriever subclasses (the retriever kind's protocol).
 
 A retriever picks, for each query row, the indices of rows of the pool (the
 train split) to show as shots, in prompt order.  ``reader.input_text(row)``

@@ -21,7 +21,6 @@ import numpy as np
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank
-from promptkit.retrievers.embedding import Embedder
 from promptkit.retrievers.topk import TopkRetriever
 
 __all__ = ["DPPRetriever", "greedy_map_dpp"]
@@ -33,37 +32,18 @@ class DPPRetriever(TopkRetriever):
 
     def __init__(
         self,
-        ice_separator: str = "\n",
-        ice_eos_token: str = "\n",
-        ice_num: int = 1,
-        sentence_transformers_model_name: str | None = None,
-        tokenizer_name: str | None = None,
-        batch_size: int = 64,
+        *,
         candidate_num: int = 1,
         seed: int = 1,
         scale_factor: float = 0.1,
-        embedder: Embedder | None = None,
-        cache_dir: str | None = None,
-        leakage_guard: bool = True,
         filter: Mapping[str, str] | None = None,
         balance: str | None = None,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            ice_separator=ice_separator,
-            ice_eos_token=ice_eos_token,
-            ice_num=ice_num,
-            sentence_transformers_model_name=sentence_transformers_model_name,
-            tokenizer_name=tokenizer_name,
-            batch_size=batch_size,
-            embedder=embedder,
-            cache_dir=cache_dir,
-            leakage_guard=leakage_guard,
-            filter=filter,
-            balance=balance,
-        )
-        if isinstance(candidate_num, bool) or not isinstance(candidate_num, int) or candidate_num < ice_num:
+        super().__init__(filter=filter, balance=balance, **options)
+        if isinstance(candidate_num, bool) or not isinstance(candidate_num, int) or candidate_num < self.ice_num:
             raise RetrieverError(
-                f"candidate_num must be an int of at least ice_num={ice_num}: DPP picks ice_num shots among the candidate_num nearest "
+                f"candidate_num must be an int of at least ice_num={self.ice_num}: DPP picks ice_num shots among the candidate_num nearest "
                 f"rows (got {candidate_num!r})",
                 key="candidate_num",
             )

@@ -13,27 +13,62 @@ method, with the language model replaced by any callable::
 
 the mean per-token loss of each continuation (a label's prompt) after the
 context (the rendered shots).  promptkit loads no model itself.
+
+Retrievers sit below the templates stage, so MDL renders through a declared
+protocol, :class:`CandidatePrompts`: the templates stage compiles the
+``ice_template``/``prompt_template`` configs into one
+(:class:`promptkit.shots.CandidateShots`, installed with
+:func:`render_candidates_with` when :mod:`promptkit.shots` is imported, which
+``import promptkit`` does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
-from promptkit.fitting import prompt_text
 from promptkit.retrievers._selection import BoundSelection, Rerank
-from promptkit.retrievers.embedding import Embedder
 from promptkit.retrievers.topk import TopkRetriever
-from promptkit.shots import ShotRenderer
-from promptkit.templates import PromptTemplate
 
-__all__ = ["MDLRetriever", "Scorer"]
+__all__ = ["CandidatePrompts", "MDLRetriever", "PoolPrompts", "Scorer", "render_candidates_with"]
 
 Scorer = Callable[[str, list[str]], Sequence[float]]
+Row = Mapping[str, Any]
+
+
+class PoolPrompts(Protocol):
+    """The candidate prompts of one pool of shots."""
+
+    def context(self, ids: Sequence[int]) -> str:
+        """The text of the shots ``ids`` (pool indices), joined as the prompt joins them."""
+        ...
+
+    def continuations(self, row: Row, labels: Sequence[Hashable], masked: str | None) -> list[str]:
+        """The text of ``row``'s prompt for each label, the ``masked`` column showing the label."""
+        ...
+
+
+class CandidatePrompts(Protocol):
+    """MDL's templates, compiled: their own labels (a label-keyed prompt template's) and the prompts of a pool."""
+
+    @property
+    def labels(self) -> Sequence[Hashable] | None: ...
+
+    def bind(self, pool: Sequence[Row], output_column: str | None, separator: str, eos_token: str) -> PoolPrompts: ...
+
+
+#: ``(ice_template, prompt_template) -> CandidatePrompts``: template configs (or objects) compiled by the templates stage.
+CompilePrompts = Callable[[Any, Any], CandidatePrompts]
+_compilers: list[CompilePrompts] = []
+
+
+def render_candidates_with(compile: CompilePrompts) -> None:
+    """Install how MDL compiles its templates (the templates stage calls this once, as :mod:`promptkit.shots` is imported)."""
+    _compilers[:] = [compile]
 
 
 class MDLRetriever(TopkRetriever):
@@ -48,12 +83,7 @@ class MDLRetriever(TopkRetriever):
 
     def __init__(
         self,
-        ice_separator: str = "\n",
-        ice_eos_token: str = "\n",
-        ice_num: int = 1,
-        sentence_transformers_model_name: str | None = None,
-        tokenizer_name: str | None = None,
-        batch_size: int = 64,
+        *,
         candidate_num: int = 1,
         ce_model_name: str | None = None,
         select_time: int = 5,
@@ -62,54 +92,42 @@ class MDLRetriever(TopkRetriever):
         labels: Sequence[Hashable] | None = None,
         seed: int = 1,
         scorer: Scorer | None = None,
-        embedder: Embedder | None = None,
-        cache_dir: str | None = None,
-        leakage_guard: bool = True,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            ice_separator=ice_separator,
-            ice_eos_token=ice_eos_token,
-            ice_num=ice_num,
-            sentence_transformers_model_name=sentence_transformers_model_name,
-            tokenizer_name=tokenizer_name,
-            batch_size=batch_size,
-            embedder=embedder,
-            cache_dir=cache_dir,
-            leakage_guard=leakage_guard,
-        )
+        super().__init__(**options)
         if scorer is None or not callable(scorer):
             raise RetrieverError(
                 f"MDLRetriever needs scorer=, a callable (context, continuations) -> one loss per continuation (got {scorer!r}); "
                 "promptkit loads no language model itself",
                 key="scorer",
             )
-        for name, value, least in (("candidate_num", candidate_num, ice_num), ("select_time", select_time, 1)):
+        for name, value, least in (("candidate_num", candidate_num, self.ice_num), ("select_time", select_time, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise RetrieverError(f"{name} must be an int of at least {least} (got {value!r})", key=name)
         self.scorer = scorer
         self.candidate_num = candidate_num
         self.select_time = select_time
-        self.ice_template = _template(ice_template, "ice_template")
-        self.prompt_template = _template(prompt_template, "prompt_template") if prompt_template is not None else self.ice_template
+        (compile,) = _compilers  # installed by promptkit.shots, which `import promptkit` imports
+        self.prompts = compile(ice_template, prompt_template)
         self.labels = list(labels) if labels is not None else None
         self.seed = seed
         self.ce_model_name = ce_model_name
         self._rng = np.random.default_rng(seed)
-        self._context: tuple[ShotRenderer, list[Hashable]] | None = None
+        self._context: tuple[PoolPrompts, list[Hashable]] | None = None
 
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
         self._rng = np.random.default_rng(self.seed)
-        shots = ShotRenderer(self.ice_template, pool, reader.output_column, self.ice_separator, self.ice_eos_token)
-        self._context = (shots, self._labels(pool, reader))
+        prompts = self.prompts.bind(pool, reader.output_column, self.ice_separator, self.ice_eos_token)
+        self._context = (prompts, self._labels(pool, reader))
         return super().retrieve(pool, queries, reader)
 
     def _labels(self, pool: Sequence[Mapping[str, Any]], reader: ReaderConfig) -> list[Hashable]:
         if self.labels is not None:
             return self.labels
-        if self.prompt_template.labels is not None:
-            return list(self.prompt_template.labels)
+        if self.prompts.labels is not None:
+            return list(self.prompts.labels)
         if reader.output_column is None:
             raise RetrieverError("MDLRetriever needs candidate labels: give labels=[...], a label-keyed template, or an output_column", key="labels")
         return list(dict.fromkeys(row[reader.output_column] for row in pool))
@@ -125,10 +143,7 @@ class MDLRetriever(TopkRetriever):
             candidates = candidates[: self.candidate_num]
             if len(candidates) <= self.ice_num:
                 return candidates
-            prompts = [
-                prompt_text(self.prompt_template.render(row, "", label=label, masked=reader.output_column, mask_value=str(label)))
-                for label in labels
-            ]
+            prompts = shots.continuations(row, labels, reader.output_column)
             best, best_score = candidates[: self.ice_num], self._score(shots, candidates[: self.ice_num], prompts)
             for _ in range(self.select_time - 1):
                 subset = [candidates[i] for i in self._rng.choice(len(candidates), self.ice_num, replace=False).tolist()]
@@ -139,9 +154,9 @@ class MDLRetriever(TopkRetriever):
 
         return rerank
 
-    def _score(self, shots: ShotRenderer, subset: list[int], prompts: list[str]) -> float:
+    def _score(self, shots: PoolPrompts, subset: list[int], prompts: list[str]) -> float:
         """Negative entropy of the label distribution under this shot set (higher: the model is surer)."""
-        losses = np.asarray(self.scorer(prompt_text(shots.render(subset)), prompts), dtype=np.float64)
+        losses = np.asarray(self.scorer(shots.context(subset), prompts), dtype=np.float64)
         if losses.shape != (len(prompts),) or not np.isfinite(losses).all():
             raise RetrieverError(
                 f"the scorer returned {losses.tolist()!r} for {len(prompts)} label prompts; it must return one finite loss per prompt",
@@ -154,14 +169,3 @@ class MDLRetriever(TopkRetriever):
     def __repr__(self) -> str:
         return f"MDLRetriever(ice_num={self.ice_num}, candidate_num={self.candidate_num}, select_time={self.select_time}, seed={self.seed})"
 
-
-def _template(value: Any, key: str) -> PromptTemplate:
-    if isinstance(value, PromptTemplate):
-        return value
-    if isinstance(value, Mapping):
-        kind = value.get("type", "PromptTemplate")
-        name = kind.__name__ if isinstance(kind, type) else str(kind).rsplit(".", 1)[-1]
-        if name != "PromptTemplate":
-            raise RetrieverError(f"{key} must be a PromptTemplate config (got type {name!r})", key=key)
-        return PromptTemplate(**{k: v for k, v in value.items() if k != "type"})
-    raise RetrieverError(f"MDLRetriever needs {key}, the infer config's template, to render the candidate shots (got {value!r})", key=key)

@@ -9,8 +9,10 @@ nearest rows are those of highest cosine similarity.
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -22,15 +24,50 @@ from promptkit.retrievers._selection import BoundSelection, Rerank, Selection
 from promptkit.retrievers.base import Retriever
 from promptkit.retrievers.embedding import Embedder, EmbeddingCache, SentenceTransformerEmbedder, embed_texts
 
-__all__ = ["TopkRetriever", "mmr_order"]
+__all__ = ["EmbeddingOptions", "TopkRetriever", "mmr_order"]
 
 # Extra neighbours fetched so that rows tying with the last one wanted are ordered by pool index, not by faiss.
 _TIE_MARGIN = 8
 
 
+@dataclass(frozen=True)
+class EmbeddingOptions:
+    """The options every embedding retriever takes (TopK, VoteK, DPP, MDL), given flat in a config.
+
+    ``TopkRetriever`` and its subclasses take them as keywords beside their
+    own (``dict(type='DPPRetriever', ice_num=4, candidate_num=20, embedder=...)``);
+    each class's signature lists both, so configs get did-you-mean errors.
+    """
+
+    ice_separator: str = "\n"
+    ice_eos_token: str = "\n"
+    ice_num: int = 1
+    sentence_transformers_model_name: str | None = None
+    tokenizer_name: str | None = None
+    batch_size: int = 64
+    embedder: Embedder | None = None
+    cache_dir: str | os.PathLike[str] | None = None
+    leakage_guard: bool = True
+
+
+def _with_options(cls: type) -> None:
+    """Give ``cls`` the signature configs see: its own keyword parameters, then the :class:`EmbeddingOptions` it forwards."""
+    init = vars(cls).get("__init__")
+    if init is None:  # inherited, and with it the parent's signature
+        return
+    own = [p for name, p in inspect.signature(init).parameters.items() if name != "self"]
+    if not any(p.kind is p.VAR_KEYWORD for p in own):
+        return
+    named = [p.replace(kind=p.KEYWORD_ONLY) for p in own if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+    shared = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type) for f in fields(EmbeddingOptions)]
+    taken = {p.name for p in named}
+    cls.__signature__ = inspect.Signature([*(p for p in shared if p.name not in taken), *named])  # type: ignore[attr-defined]  # what inspect.signature(cls) reports
+
+
 class TopkRetriever(Retriever):
     """For each test row, the ``ice_num`` most similar pool rows, most similar first (ties in pool order).
 
+    * the :class:`EmbeddingOptions` — ``ice_num``, ``embedder``, ``cache_dir``, ``leakage_guard`` …;
     * ``embedder`` — any callable ``list[str] -> array (n, dim)``; default
       :class:`SentenceTransformerEmbedder` (``sentence_transformers_model_name``
       may name a local model directory, ``batch_size`` its batch).
@@ -44,31 +81,23 @@ class TopkRetriever(Retriever):
       embedding model truncates with its own tokenizer.
     """
 
-    def __init__(
-        self,
-        ice_separator: str = "\n",
-        ice_eos_token: str = "\n",
-        ice_num: int = 1,
-        sentence_transformers_model_name: str | None = None,
-        tokenizer_name: str | None = None,
-        batch_size: int = 64,
-        embedder: Embedder | None = None,
-        cache_dir: str | os.PathLike[str] | None = None,
-        leakage_guard: bool = True,
-        filter: Mapping[str, str] | None = None,
-        balance: str | None = None,
-        mmr: float | None = None,
-    ) -> None:
-        super().__init__(ice_separator, ice_eos_token, ice_num)
-        self.selection = Selection(ice_num, filter, balance, leakage_guard, mmr)
+    def __init__(self, *, filter: Mapping[str, str] | None = None, balance: str | None = None, mmr: float | None = None, **options: Any) -> None:
+        self.options = shared = EmbeddingOptions(**options)
+        super().__init__(shared.ice_separator, shared.ice_eos_token, shared.ice_num)
+        self.selection = Selection(shared.ice_num, filter, balance, shared.leakage_guard, mmr)
+        embedder = shared.embedder
         if embedder is not None and not callable(embedder):
             raise RetrieverError(f"embedder must be a callable list[str] -> array (n, dim) (got {embedder!r})", key="embedder")
-        if embedder is not None and sentence_transformers_model_name is not None:
+        if embedder is not None and shared.sentence_transformers_model_name is not None:
             raise RetrieverError("give either embedder or sentence_transformers_model_name, not both", key="embedder")
-        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(sentence_transformers_model_name, batch_size)
-        self.cache = EmbeddingCache(cache_dir) if cache_dir is not None else None
-        self.tokenizer_name = tokenizer_name
+        self.embedder: Embedder = embedder or SentenceTransformerEmbedder(shared.sentence_transformers_model_name, shared.batch_size)
+        self.cache = EmbeddingCache(shared.cache_dir) if shared.cache_dir is not None else None
+        self.tokenizer_name = shared.tokenizer_name
         self._indexed: tuple[Sequence[Mapping[str, Any]], ReaderConfig, np.ndarray, Any] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _with_options(cls)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Normalised embeddings of ``texts`` (through the disk cache when set)."""
@@ -132,6 +161,9 @@ class TopkRetriever(Retriever):
 
     def __repr__(self) -> str:
         return f"TopkRetriever(ice_num={self.ice_num}, embedder={self.embedder!r}, {self.selection.describe()})"
+
+
+_with_options(TopkRetriever)
 
 
 def mmr_order(candidates: list[int], vectors: np.ndarray, query: np.ndarray, weight: float) -> list[int]:

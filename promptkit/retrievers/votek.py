@@ -20,7 +20,6 @@ from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import Selection
-from promptkit.retrievers.embedding import Embedder
 from promptkit.retrievers.topk import TopkRetriever
 
 __all__ = ["VotekRetriever", "votek_order"]
@@ -29,38 +28,15 @@ __all__ = ["VotekRetriever", "votek_order"]
 class VotekRetriever(TopkRetriever):
     """The same vote-k shots for every test row; ``votek_k`` neighbours vote, ``seed`` fills deterministically."""
 
-    def __init__(
-        self,
-        ice_separator: str = "\n",
-        ice_eos_token: str = "\n",
-        ice_num: int = 1,
-        sentence_transformers_model_name: str | None = None,
-        tokenizer_name: str | None = None,
-        batch_size: int = 64,
-        votek_k: int = 3,
-        seed: int = 43,
-        embedder: Embedder | None = None,
-        cache_dir: str | None = None,
-        leakage_guard: bool = True,
-    ) -> None:
-        super().__init__(
-            ice_separator=ice_separator,
-            ice_eos_token=ice_eos_token,
-            ice_num=ice_num,
-            sentence_transformers_model_name=sentence_transformers_model_name,
-            tokenizer_name=tokenizer_name,
-            batch_size=batch_size,
-            embedder=embedder,
-            cache_dir=cache_dir,
-            leakage_guard=leakage_guard,
-        )
+    def __init__(self, *, votek_k: int = 3, seed: int = 43, **options: Any) -> None:
+        super().__init__(**options)
         if isinstance(votek_k, bool) or not isinstance(votek_k, int) or votek_k < 1:
             raise RetrieverError(f"votek_k must be a positive int, the neighbours each pool row votes for (got {votek_k!r})", key="votek_k")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RetrieverError(f"seed must be a non-negative int (got {seed!r})", key="seed")
         self.votek_k = votek_k
         self.seed = seed
-        self.selection = Selection(ice_num, leakage_guard=leakage_guard)
+        self.selection = Selection(self.ice_num, leakage_guard=self.options.leakage_guard)
 
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig

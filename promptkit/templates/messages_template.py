@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from promptkit.errors import TemplateError
 from promptkit.parts import MODALITIES, Part, media_key
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
-from promptkit.templates.prompt_template import Prompt, PromptTemplate
+from promptkit.templates.protocol import Prompt
 
 __all__ = ["MessagesTemplate"]
 
@@ -51,14 +51,25 @@ _ROUND = (Marker("round", "begin"), Marker("round", "end"))
 _ICE = (Marker("ice", "begin"), Marker("ice", "end"))
 
 
-class MessagesTemplate(PromptTemplate):
+class MessagesTemplate:
     """Renders the ``column`` of OpenAI-style messages of each row (see the module docstring).
 
     ``answer_column`` is what a shot's ``BOT`` turn shows; ``list_options``
     appends the row's ``choices`` to its last user message.  ``ice_token`` is
     accepted for config compatibility: shots always go after the leading
-    system messages, before the others.
+    system messages, before the others.  Implements
+    :class:`~promptkit.templates.protocol.Template`.
     """
+
+    #: A chat template: shots arrive as PromptLists.
+    kind: ClassVar[str] = "chat"
+    #: Not label-keyed; no context/answer boundary.
+    labels: ClassVar[None] = None
+    sep_token: ClassVar[None] = None
+    #: The shots always have a place: after the leading system messages.
+    has_ice_slot: ClassVar[bool] = True
+    #: Any row may hold media parts: completion models then list the media beside the string (``media`` in records).
+    is_multimodal: ClassVar[bool] = True
 
     def __init__(self, column: str = "messages", answer_column: str = "answer", list_options: bool = True, ice_token: str = "</E>") -> None:
         for name, value in (("column", column), ("answer_column", answer_column), ("ice_token", ice_token)):
@@ -69,14 +80,7 @@ class MessagesTemplate(PromptTemplate):
         self.column = column
         self.answer_column = answer_column
         self.list_options = list_options
-        self.template = f"<messages of column {column!r}>"
         self.ice_token = ice_token
-        self.sep_token = None
-        self.labels = None
-        self.kind = "chat"
-        self.has_ice_slot = True
-        # Any row may hold media parts: completion models then list the media beside the string (``media`` in records).
-        self.is_multimodal = True
 
     def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> PromptList:
         """A shot: its messages as turns, then its answer as the ``BOT`` turn, in an ``ice`` section."""

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from promptkit.chat_templates.conformance import first_divergence
 from promptkit.cli.main import main
+from promptkit.meta_templates.conformance import first_divergence
 
 ROOT = Path(__file__).parents[2]
 

@@ -1,0 +1,92 @@
+"""What a prompt template is: the protocols the pipeline and the shot renderer use.
+
+A class that implements :class:`Template` can be a config's ``ice_template``
+or ``prompt_template`` (``type=`` takes it without subclassing anything);
+:class:`DialogueTemplate` adds what dialogue inference (``infer_mode``
+``'every'``/``'last'``, ``MultiTurnGenInferencer``) needs.  The built-in
+templates (``PromptTemplate`` and its Jinja, multimodal and multi-turn kinds,
+``MessagesTemplate``) implement them; ``tests/test_protocols.py`` checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from promptkit.promptlist import PromptList
+
+__all__ = ["DialogueTemplate", "Prompt", "Template"]
+
+#: A rendered prompt: a string (string templates) or a PromptList (chat templates).
+Prompt = str | PromptList
+
+
+@runtime_checkable
+class Template(Protocol):
+    """Renders a row, with the shots spliced in, as a string or a PromptList."""
+
+    @property
+    def kind(self) -> str:
+        """``'string'``, ``'chat'`` or ``'labels'``: how shots rendered with it are joined (chat shots as PromptLists)."""
+        ...
+
+    @property
+    def labels(self) -> Collection[Hashable] | None:
+        """The labels of a label-keyed (likelihood) template, in order; None for any other."""
+        ...
+
+    @property
+    def ice_token(self) -> str | None:
+        """The token the config names for where the shots go (None: the template takes no shots)."""
+        ...
+
+    @property
+    def has_ice_slot(self) -> bool:
+        """Whether rendered prompts have a place for shots (a template without one refuses picked shots)."""
+        ...
+
+    @property
+    def sep_token(self) -> str | None:
+        """The context/answer boundary of likelihood templates, removed from what is rendered."""
+        ...
+
+    @property
+    def is_multimodal(self) -> bool:
+        """Whether rendered prompts may carry media parts (the dataset's media policy then applies)."""
+        ...
+
+    def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> Prompt:
+        """One in-context example, answer shown (``label``: the shot's answer, for a label-keyed template)."""
+        ...
+
+    def render(
+        self, row: Mapping[str, Any], ice: Prompt = "", *, label: Hashable | None = None, masked: str | None = None, mask_value: str = ""
+    ) -> Prompt:
+        """The item under test with ``ice`` (the joined shots) at the ice token; the ``masked`` column renders as ``mask_value``."""
+        ...
+
+
+@runtime_checkable
+class DialogueTemplate(Template, Protocol):
+    """A template whose rows are dialogues: one prompt per turn."""
+
+    def turn_columns(self, row: Mapping[str, Any]) -> tuple[str, ...]:
+        """The row's columns that hold one value per turn."""
+        ...
+
+    def count_turns(self, row: Mapping[str, Any]) -> int:
+        """How many turns the row's dialogue has."""
+        ...
+
+    def render_turn(
+        self,
+        row: Mapping[str, Any],
+        turn: int,
+        ice: Prompt = "",
+        *,
+        masked: str | None = None,
+        mask_value: str = "",
+        replies: Sequence[str] | None = None,
+    ) -> PromptList:
+        """The prompt of ``turn`` (0-based): earlier turns with the ground truth, or with the model's ``replies``."""
+        ...

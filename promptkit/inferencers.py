@@ -7,10 +7,13 @@ runtime keys real configs carry (``max_out_len``, ``batch_size``, …).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from promptkit.errors import ConfigError
+
+if TYPE_CHECKING:
+    from promptkit.templates import PromptTemplate
 
 __all__ = ["INFER_MODES", "GenInferencer", "Inferencer", "MultiTurnGenInferencer", "PPLInferencer"]
 
@@ -59,6 +62,24 @@ class PPLInferencer(Inferencer):
         if labels is not None and (isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence)):
             raise ConfigError(f"labels must be a list (got {labels!r})", key="labels")
         self.labels = list(labels) if labels is not None else None
+
+    def candidate_labels(self, template: PromptTemplate, test_rows: Sequence[Mapping[str, Any]], output_column: str | None) -> list[Hashable]:
+        """The labels each row is scored with, in order: ``labels=``, else the label-keyed template's keys, else the
+        values of ``output_column`` in the test rows, in order of first appearance."""
+        if self.labels is not None:
+            return list(self.labels)
+        if template.labels is not None:
+            return list(template.labels)
+        if output_column is None:
+            raise ConfigError("PPLInferencer needs candidate labels: use a label-keyed template, labels=[...], or an output_column")
+        # OpenCompass takes set() order here, which changes between runs; first appearance is stable.
+        try:
+            return list(dict.fromkeys(row[output_column] for row in test_rows))
+        except TypeError:
+            raise ConfigError(
+                f"PPLInferencer takes its labels from the answer column {output_column!r}, but its values are not single "
+                "labels (e.g. lists); give labels=[...] or a label-keyed template"
+            ) from None
 
 
 class MultiTurnGenInferencer(GenInferencer):

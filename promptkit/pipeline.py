@@ -24,16 +24,17 @@ from typing import Any
 from promptkit.config.loader import DatasetSpec
 from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
 from promptkit.conversation import Conversation
+from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
 from promptkit.data.reader import apply_range
+from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
-from promptkit.formats import AdapterDataset, FormatDataset
-from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
-from promptkit.templates import MultiTurnPromptTemplate, PromptTemplate
+from promptkit.templates import PromptTemplate
 from promptkit.templates.prompt_template import Prompt
 
 __all__ = ["RenderedPrompt", "Renderer"]
@@ -47,6 +48,10 @@ Row = Mapping[str, Any]
 #: A turn of a dialogue to render: its number, and the model's earlier replies (``None``: the ground truth).
 Turn = tuple[int, Sequence[str] | None]
 Media = list[dict[str, Any]] | None
+#: One render of a row: the template's output, the final input, and the media parts of a completion model's placeholders.
+Rendered = tuple[Prompt, FinalInput, Media]
+#: The labels a gen dataset's ``Renderer.labels`` names: those a PPLInferencer without ``labels=`` would score.
+_DERIVED_LABELS = PPLInferencer()
 
 
 @dataclass(slots=True)
@@ -115,6 +120,13 @@ class Renderer:
     ``replies`` (test row index → the model's replies, in turn order) feed the
     history of ``infer_mode='every'`` dialogues; :meth:`conversation` is the
     interactive way to the same prompts.
+
+    It calls the stages and holds none of them: rows and shots (``promptkit.data``,
+    ``promptkit.retrievers``, ``promptkit.shots``), the template, a dialogue's turns
+    (:mod:`promptkit.dialogue`), the ppl labels (:meth:`PPLInferencer.candidate_labels`),
+    the dataset's calibration and request hooks (``promptkit.data.hooks``), fitting
+    into ``max_seq_len`` (``promptkit.fitting``), media, the model's meta template and
+    its control-token guard (``promptkit.control_tokens``).
     """
 
     def __init__(
@@ -127,11 +139,19 @@ class Renderer:
         self.dataset = dataset
         self.model = model
         self._final_model = model if model is not None else CompletionModel(abbr=None)
+        self._model_abbr = model.abbr if model is not None else None
+        config = dataset.config_path
+        self._where = _Where(dict(config=str(config) if config else None, dataset=dataset.abbr, model=self._model_abbr))
         self.inferencer = dataset.inferencer
         self.output_column = dataset.reader.output_column
-        self.template: PromptTemplate = dataset.prompt_template or dataset.ice_template  # type: ignore[assignment]
+        template = dataset.prompt_template or dataset.ice_template
+        assert template is not None, "the config loader refuses an infer_cfg with neither template"
+        self.template: PromptTemplate = template
         self.replies = replies
-        self.infer_mode = self._infer_mode()
+        with self._where:
+            self._dialogue: Dialogue | None = dialogue_for(template, self.inferencer)
+        #: How a dialogue's turns become prompts (``'every'``, ``'every_with_gt'``, ``'last'``); ``None`` unless the template is multi-turn.
+        self.infer_mode = self._dialogue.infer_mode if self._dialogue is not None else None
         multimodal = self.template.is_multimodal or (dataset.ice_template is not None and dataset.ice_template.is_multimodal)
         self._collects_media = multimodal and isinstance(self._final_model, CompletionModel)
         self._media = self._media_resolver() if multimodal and dataset.media.mode != "keep" else None
@@ -149,20 +169,10 @@ class Renderer:
         #: Test rows met whose prompt is over max_seq_len with no shot left to drop, in order (see report()).
         self._over_limit: dict[int, None] = {}
         self._mask_value = self.inferencer.gen_field_replace_token if isinstance(self.inferencer, GenInferencer) else ""
-
-    def _infer_mode(self) -> str | None:
-        """How a dialogue's turns become prompts; ``None`` unless the template is multi-turn."""
-        if not isinstance(self.template, MultiTurnPromptTemplate):
-            if isinstance(self.inferencer, MultiTurnGenInferencer):
-                raise ConfigError(
-                    "MultiTurnGenInferencer needs a MultiTurnPromptTemplate as prompt_template", key="infer_cfg.prompt_template", **self._where
-                )
-            return None
-        if self.inferencer.mode != "gen":
-            raise ConfigError("a MultiTurnPromptTemplate renders for generation: use MultiTurnGenInferencer", key="infer_cfg.inferencer", **self._where)
-        if isinstance(self.inferencer, MultiTurnGenInferencer):
-            return self.inferencer.infer_mode
-        return "last"  # a plain GenInferencer sends the whole dialogue up to its last answer, as in AISBench
+        # What the dataset adds to a row's prompts, if it can (plain datasets lack both hooks).
+        loader = dataset.loader
+        self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
+        self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -173,13 +183,13 @@ class Renderer:
         if self.dataset.media.root is not None:
             return self.dataset.media.root
         base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
-        with self._context():
+        with self._where:
             return getattr(self.dataset.loader, "data_dir", lambda _: base_dir)(base_dir)
 
     # -- data, retrieved once ---------------------------------------------------
     @cached_property
     def _splits(self) -> tuple[Sequence[Row], Sequence[Row]]:
-        with self._context():
+        with self._where:
             base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
             splits = self.dataset.loader.load(base_dir)
             reader = self.dataset.reader
@@ -207,7 +217,7 @@ class Renderer:
     @cached_property
     def ice_indices(self) -> list[list[int]]:
         """The shots picked for each test row."""
-        with self._context():
+        with self._where:
             return self.dataset.retriever.retrieve(self.pool, self.test_rows, self.dataset.reader)
 
     @cached_property
@@ -226,22 +236,10 @@ class Renderer:
 
     @cached_property
     def labels(self) -> list[Hashable]:
-        """The candidate labels of ppl mode, in order."""
-        if isinstance(self.inferencer, PPLInferencer) and self.inferencer.labels is not None:
-            return list(self.inferencer.labels)
-        if self.template.labels is not None:
-            return list(self.template.labels)
-        if self.output_column is None:
-            raise ConfigError("PPLInferencer needs candidate labels: use a label-keyed template, labels=[...], or an output_column")
-        # OpenCompass takes set() order here, which changes between runs; first appearance is stable.
-        try:
-            return list(dict.fromkeys(row[self.output_column] for row in self.test_rows))
-        except TypeError:
-            raise ConfigError(
-                f"PPLInferencer takes its labels from the answer column {self.output_column!r}, but its values are not single "
-                "labels (e.g. lists); give labels=[...] or a label-keyed template",
-                **self._where,
-            ) from None
+        """The candidate labels of ppl mode, in order (see :meth:`PPLInferencer.candidate_labels`)."""
+        inferencer = self.inferencer if isinstance(self.inferencer, PPLInferencer) else _DERIVED_LABELS
+        with self._where:
+            return inferencer.candidate_labels(self.template, self.test_rows, self.output_column)
 
     # -- the model's control tokens in row text ------------------------------------
     @cached_property
@@ -268,20 +266,21 @@ class Renderer:
         rows = self._shot_rows
         return rows.hits if isinstance(rows, GuardedRows) else {}
 
-    def _check_tokens(self, prompts: list[RenderedPrompt], hits: tuple[TokenHit, ...]) -> list[RenderedPrompt]:
+    def _check_tokens(self, prompts: list[RenderedPrompt], hits: tuple[TokenHit, ...]) -> None:
         """Record the tokens escaped in each prompt ('escape'), or refuse them ('error'); hits are the row's own."""
+        shot_hits = self._pool_hits
+        if not hits and not shot_hits:
+            return
         guard = self._guard
         assert guard is not None
-        shot_hits = self._pool_hits
         for prompt in prompts:
             found = [*hits, *(hit for i in prompt.ice_idx for hit in shot_hits.get(i, ()))]
             present = guard.escaped_in(prompt.prompt) if found else []
             if not present:
                 continue
             if guard.policy == "error":
-                raise guard.refuse(found, present).add_context(row=prompt.index if prompt.index >= 0 else None, **self._where)
+                raise guard.refuse(found, present)
             prompt.escaped_tokens = present
-        return prompts
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
@@ -311,29 +310,31 @@ class Renderer:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
         return self._render(self._row(index), index, self.ice_indices[index])
 
+    def render_row(self, row: Row) -> list[RenderedPrompt]:
+        """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
+        with self._where:
+            self.dataset.reader.check_columns([row], "given row")
+            ice_idx = self.dataset.retriever.retrieve(self.pool, [row], self.dataset.reader)[0]
+        return self._render(row, -1, ice_idx)
+
     def _row(self, index: int) -> Row:
         rows = self.test_rows
-        if not 0 <= index < len(rows):
-            raise ConfigError(
-                f"index {index} is out of range: the test split has {len(rows)} rows (0 to {len(rows) - 1})",
-                key="index",
-                **self._where,
-            )
-        return rows[index]
+        if 0 <= index < len(rows):
+            return rows[index]
+        with self._where:
+            raise ConfigError(f"index {index} is out of range: the test split has {len(rows)} rows (0 to {len(rows) - 1})", key="index")
 
     # -- dialogues --------------------------------------------------------------------
     def count_turns(self, index: int) -> int:
         """How many prompts a conversation over test row ``index`` has: its turns (1 unless the template is multi-turn)."""
         row = self._row(index)
         if self.mode != "gen":
-            raise ConfigError("conversations are for generation; this dataset renders for likelihood (ppl)", **self._where)
-        if self.infer_mode is None:
+            with self._where:
+                raise ConfigError("conversations are for generation; this dataset renders for likelihood (ppl)")
+        if self._dialogue is None:
             return 1
-        try:
-            turns = self.template.count_turns(row)  # type: ignore[attr-defined]
-        except PromptkitError as error:
-            raise error.add_context(row=index, **self._where) from None
-        return 1 if self.infer_mode == "last" else int(turns)
+        with self._where.at(index):
+            return self._dialogue.conversation_length(self._dialogue.template.count_turns(row))
 
     def conversation(self, index: int) -> Conversation:
         """Test row ``index`` as a :class:`~promptkit.Conversation`: next_prompt() / add_reply(text), turn by turn."""
@@ -342,157 +343,124 @@ class Renderer:
     def render_turn(self, index: int, turn: int, replies: Sequence[str] = ()) -> RenderedPrompt:
         """The prompt of ``turn`` of test row ``index``; ``replies`` are the model's earlier replies (``every`` mode)."""
         row = self._row(index)
-        if self.infer_mode is None:
-            if turn != 0:
-                raise ConfigError(f"turn {turn}: this dataset's template is not multi-turn, so each row has one prompt (turn 0)", **self._where)
-            return self.render(index)[0]
-        if self.infer_mode == "last":
-            if turn != 0:
-                raise ConfigError(f"turn {turn}: infer_mode 'last' renders one prompt per row (turn 0)", **self._where)
-            return self._render(row, index, self.ice_indices[index])[0]
-        return self._render_turn(row, index, self.ice_indices[index], turn, replies if self.infer_mode == "every" else None)
+        with self._where:
+            if self._dialogue is not None:
+                turns = self._dialogue.turn(turn, replies)
+            elif turn != 0:
+                raise ConfigError(f"turn {turn}: this dataset's template is not multi-turn, so each row has one prompt (turn 0)")
+            else:
+                turns = None
+        return self._render(row, index, self.ice_indices[index], turns)[0]
 
-    def _turns(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
-        template: MultiTurnPromptTemplate = self.template  # type: ignore[assignment]
-        try:
-            turns = template.count_turns(row)
-        except PromptkitError as error:
-            raise error.add_context(row=index if index >= 0 else None, **self._where) from None
-        if self.infer_mode == "last":
-            prompt = self._render_turn(row, index, ice_idx, turns - 1, None)
-            if not isinstance(self.inferencer, MultiTurnGenInferencer):
-                prompt.turn = None  # a plain GenInferencer's one prompt per row, as AISBench records it
-            return [prompt]
-        if self.infer_mode == "every_with_gt":
-            return [self._render_turn(row, index, ice_idx, turn, None) for turn in range(turns)]
-        if self.replies is None:
-            raise ConfigError(
-                "infer_mode='every' fills each turn's history with the model's own replies, and none were given: pass "
-                "replies (promptkit render --replies FILE, JSON Lines of {\"index\", \"turn\", \"reply\"}), or drive the "
-                "rows with Renderer.conversation()",
-                key="replies",
-                **self._where,
-            )
-        replies = list(self.replies.get(index, ()))
-        if len(replies) > turns:
-            raise ConfigError(f"row {index} has {turns} turns but {len(replies)} replies", key="replies", **self._where)
-        # The reply to the last turn (a finished run's output has it) feeds no prompt.
-        return [self._render_turn(row, index, ice_idx, turn, replies) for turn in range(min(len(replies) + 1, turns))]
+    def _plan(self, dialogue: Dialogue, row: Row, index: int) -> Turns:
+        """The turns a row renders: the template counts them (its errors name the row), the dialogue picks them."""
+        with self._where.at(index):
+            turns = dialogue.template.count_turns(row)
+        with self._where:
+            return dialogue.turns(index, turns, self.replies)
 
-    def _render_turn(self, row: Row, index: int, ice_idx: Sequence[int], turn: int, replies: Sequence[str] | None) -> RenderedPrompt:
+    # -- one row's prompts ------------------------------------------------------------
+    def _render(self, row: Row, index: int, ice_idx: Sequence[int], turns: Turns | None = None) -> list[RenderedPrompt]:
+        """The prompts of one row (``index`` -1: a row outside the test split): one in gen mode, one per label in ppl
+        mode, then the dataset's calibration prompts; or one per dialogue turn (``turns``, else those the infer_mode renders).
+
+        This is where a row's errors get their location (config, dataset, model, row, label): one handler around the
+        row's work, free until something raises, where a ``with`` block would cost a tenth of a simple prompt.
+        """
+        dialogue = self._dialogue
+        if dialogue is not None and turns is None:
+            turns = self._plan(dialogue, row, index)
         guard = self._guard
-        hits: tuple[TokenHit, ...] = ()
-        if guard is not None:
-            row, hits = guard.guard_row(row)
-            if replies:
-                replies, reply_hits = guard.guard_texts(replies, "replies")
-                hits += reply_hits
+        labels = self.labels if self.mode == "ppl" else None
+        label: Hashable | None = None
         try:
-            intermediate, final, used, media, over = self._fit(row, list(ice_idx), None, (turn, replies))
+            # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
+            hits: tuple[TokenHit, ...] = ()
+            if guard is not None:
+                row, hits = guard.guard_row(row)
+            if turns is not None:
+                assert dialogue is not None
+                numbers, replies = turns
+                if guard is not None and replies:
+                    replies, reply_hits = guard.guard_texts(replies, "replies")
+                    hits += reply_hits
+                out: list[RenderedPrompt] = []
+                for number in numbers:
+                    rendered, shots, over = self._fit(row, list(ice_idx), None, (number, replies))
+                    turn = number if dialogue.numbered else None
+                    out.append(self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over))
+                    if guard is not None:
+                        self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
+                return out
+            request = self._request_fields(row, self._final_model.kind) if self._request_fields is not None else None
+            if labels is None:
+                rendered, shots, over = self._fit(row, list(ice_idx), None)
+                out = [self._prompt(index, "gen", rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
+            else:
+                # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
+                fitted = []
+                shots = list(ice_idx)
+                for label in labels:
+                    rendered, shots, over = self._fit(row, shots, label)
+                    fitted.append((label, rendered, shots, over))
+                out = []
+                truncated = len(shots) < len(ice_idx)
+                for label, rendered, used, over in fitted:
+                    # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
+                    if len(used) != len(shots):
+                        rendered = self._render_once(row, shots, label)
+                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, truncated, over))
+                label = None
+            calib = self._calib_row(row) if self._calib_row is not None else None
+            if calib is not None:
+                # The row's unconditioned form, with the same shots (one per label in ppl mode).
+                for label in labels if labels is not None else (None,):
+                    out.append(self._prompt(index, "calib", self._render_once(calib, shots, label), shots, label, None, request, False, False))
+                label = None
+            if guard is not None:
+                self._check_tokens(out, hits)
+            return out
         except PromptkitError as error:
-            raise error.add_context(row=index if index >= 0 else None, **self._where) from None
-        truncated = len(used) < len(ice_idx)
+            raise self._where.attach(error, index, label) from None
+
+    def _prompt(
+        self,
+        index: int,
+        mode: str,
+        rendered: Rendered,
+        shots: list[int],
+        label: Hashable | None,
+        turn: int | None,
+        request: dict[str, Any] | None,
+        truncated: bool,
+        over_limit: bool,
+    ) -> RenderedPrompt:
+        """The one place a :class:`RenderedPrompt` is built; a test row over ``max_seq_len`` is noted for :meth:`report`.
+
+        Callers pass every argument in order, and fields at their defaults are not passed on: calling a class by
+        keyword costs about 25 ns a keyword, a tenth of a simple prompt's render for all thirteen.
+        """
+        intermediate, final, media = rendered
         prompt = RenderedPrompt(
-            self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, turn, media,
-            truncated=truncated, over_limit=self._note_over_limit(index, over),
+            dataset=self.dataset.abbr, model=self._model_abbr, index=index, mode=mode, prompt=final, ice_idx=shots, intermediate=intermediate
         )
-        return self._check_tokens([prompt], hits)[0] if guard is not None and (hits or self._pool_hits) else prompt
+        if label is not None:
+            prompt.label = label
+        if turn is not None:
+            prompt.turn = turn
+        if media is not None:
+            prompt.media = media
+        if request is not None:
+            prompt.request = request
+        if truncated:
+            prompt.truncated = True
+        if over_limit:
+            prompt.over_limit = True
+            if index >= 0:
+                self._over_limit[index] = None
+        return prompt
 
-    def render_row(self, row: Row) -> list[RenderedPrompt]:
-        """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
-        with self._context():
-            self.dataset.reader.check_columns([row], "given row")
-            ice_idx = self.dataset.retriever.retrieve(self.pool, [row], self.dataset.reader)[0]
-        return self._render(row, -1, ice_idx)
-
-    def _render(self, row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
-        if self.infer_mode is not None:
-            return self._turns(row, index, ice_idx)  # each turn is guarded in _render_turn
-        # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
-        guard = self._guard
-        hits: tuple[TokenHit, ...] = ()
-        if guard is not None:
-            row, hits = guard.guard_row(row)
-        if self.mode == "gen":
-            try:
-                intermediate, final, used, media, over = self._fit(row, list(ice_idx), None)
-            except PromptkitError as error:
-                raise error.add_context(row=index if index >= 0 else None, **self._where) from None
-            truncated = len(used) < len(ice_idx)
-            out = [
-                RenderedPrompt(
-                    self.dataset.abbr, self._model_abbr, index, "gen", final, used, None, intermediate, None, media, self._request(row),
-                    truncated=truncated, over_limit=self._note_over_limit(index, over),
-                )
-            ]
-            out += self._calibration(row, index, used, [None])
-            return self._check_tokens(out, hits) if guard is not None and (hits or self._pool_hits) else out
-        # ppl: every label of a row is scored with the same shots — the fewest that every label's prompt fits with.
-        fitted = []
-        shots = list(ice_idx)
-        for label in self.labels:
-            try:
-                intermediate, final, shots, media, over = self._fit(row, shots, label)
-            except PromptkitError as error:
-                raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
-            fitted.append((label, intermediate, final, shots, media, over))
-        out = []
-        for label, intermediate, final, used, media, over in fitted:
-            # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
-            if len(used) != len(shots):
-                intermediate, final, media = self._render_once(row, shots, label)
-            truncated = len(shots) < len(ice_idx)
-            out.append(
-                RenderedPrompt(
-                    self.dataset.abbr, self._model_abbr, index, "ppl", final, shots, label, intermediate, None, media, self._request(row),
-                    truncated=truncated, over_limit=self._note_over_limit(index, over),
-                )
-            )
-        out += self._calibration(row, index, shots, self.labels)
-        return self._check_tokens(out, hits) if guard is not None and (hits or self._pool_hits) else out
-
-    # -- what format datasets add: request fields and calibration prompts ----------
-    @cached_property
-    def _format(self) -> FormatDataset | None:
-        loader = self.dataset.loader
-        return loader if isinstance(loader, FormatDataset) else None
-
-    @cached_property
-    def _calib_source(self) -> FormatDataset | AdapterDataset | None:
-        loader = self.dataset.loader
-        return loader if isinstance(loader, (FormatDataset, AdapterDataset)) else None
-
-    def _request(self, row: Row) -> dict[str, Any] | None:
-        """The row's request fields (``tools``, …) for chat models; ``None`` for completion models."""
-        if self._format is None or not self._format.request_columns or self._final_model.kind != "chat":
-            return None
-        return {column: row[column] for column in self._format.request_columns if row.get(column) is not None} or None
-
-    def _calibration(self, row: Row, index: int, ice_idx: list[int], labels: Sequence[Hashable | None]) -> list[RenderedPrompt]:
-        """``calib`` prompts: the row's unconditioned form with the same shots (one per label in ppl mode)."""
-        calib = self._calib_source.calib_row(row) if self._calib_source is not None else None
-        if calib is None:
-            return []
-        out = []
-        for label in labels:
-            try:
-                intermediate, final, media = self._render_once(calib, ice_idx, label)
-            except PromptkitError as error:
-                raise error.add_context(row=index if index >= 0 else None, label=label, **self._where) from None
-            out.append(
-                RenderedPrompt(self.dataset.abbr, self._model_abbr, index, "calib", final, ice_idx, label, intermediate, None, media, self._request(row))
-            )
-        return out
-
-    @cached_property
-    def _model_abbr(self) -> str | None:
-        return self.model.abbr if self.model is not None else None
-
-    @cached_property
-    def _where(self) -> dict[str, Any]:
-        config = self.dataset.config_path
-        return dict(config=str(config) if config else None, dataset=self.dataset.abbr, model=self._model_abbr)
-
+    # -- fitting max_seq_len ------------------------------------------------------------
     @cached_property
     def _shot_tokens(self) -> ShotTokens | None:
         if self.token_counter is None:
@@ -518,40 +486,37 @@ class Renderer:
         per_shot = [shot_tokens(i) for i in prompt.ice_idx] if shot_tokens is not None else []
         return token_segments(prompt.intermediate, prompt.prompt, per_shot, self.token_counter)
 
-    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, list[int], Media, bool]:
-        """Render with the longest prefix of ``ice_idx`` that fits ``max_seq_len`` (OpenCompass's drop-last-shot result);
-        last, whether the prompt is over the limit even so."""
+    def _fit(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Rendered, list[int], bool]:
+        """Render with the longest prefix of ``ice_idx`` that fits ``max_seq_len`` (OpenCompass's drop-last-shot result):
+        the render, the shots kept, and whether the prompt is over the limit even so."""
         if self._fitter is None:
-            intermediate, final, media = self._render_once(row, ice_idx, label, turn)
-            return intermediate, final, ice_idx, media, False
+            return self._render_once(row, ice_idx, label, turn), ice_idx, False
         self._check_shots(ice_idx)
         fitted = self._fitter.fit(ice_idx, lambda shots: self._render_once(row, shots, label, turn))
         intermediate, final, media = fitted.rendered
-        return intermediate, final, fitted.shots, media, fitted.over_limit
+        return (intermediate, final, media), fitted.shots, fitted.over_limit
 
-    def _note_over_limit(self, index: int, over: bool) -> bool:
-        """Remember a test row over the limit for :meth:`report`; returns ``over``."""
-        if over and index >= 0:
-            self._over_limit[index] = None
-        return over
-
-    def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> tuple[Any, FinalInput, Media]:
+    # -- one render: template, media, meta template -----------------------------------
+    def _render_once(self, row: Row, ice_idx: list[int], label: Hashable | None, turn: Turn | None = None) -> Rendered:
         ice = self._ice(ice_idx)
         # The item under test never shows its gold answer: gen renders the replacement token, ppl the candidate label.
         mask_value = self._mask_value if label is None else str(label)
+        prompt: Prompt
         if turn is None:
             prompt = self.template.render(row, ice, label=label, masked=self.output_column, mask_value=mask_value)
         else:
-            prompt = self.template.render_turn(row, turn[0], ice, masked=self.output_column, mask_value=mask_value, replies=turn[1])  # type: ignore[attr-defined]
-        if self._media is not None:
-            prompt = self._media.apply(prompt)  # type: ignore[arg-type]
+            assert self._dialogue is not None  # turns are the dialogue's
+            prompt = self._dialogue.template.render_turn(row, turn[0], ice, masked=self.output_column, mask_value=mask_value, replies=turn[1])
+        if self._media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
+            prompt = self._media.apply(prompt)
         if self._collects_media:
             final, media = self._final_model.render_with_media(prompt, self.mode)
             return prompt, final, media
         return prompt, self._final_model.render(prompt, self.mode), None
 
     def _ice(self, ice_idx: list[int]) -> Prompt:
-        self._check_shots(ice_idx)
+        if ice_idx:
+            self._check_shots(ice_idx)
         if self._shots is None:
             return self.dataset.retriever.ice_eos_token
         return self._shots.render(ice_idx)
@@ -574,21 +539,27 @@ class Renderer:
             )
 
 
-    def _context(self) -> _ErrorContext:
-        return _ErrorContext(**self._where)
+class _Where:
+    """Where a renderer is (config file, dataset, model; ``row`` for :meth:`at`), added to each promptkit error raised
+    inside ``with where:``, or given to :meth:`attach` by the one handler around a row's work."""
 
+    __slots__ = ("context", "row")
 
-class _ErrorContext:
-    """Adds where we are to any promptkit error raised inside the ``with`` block."""
-
-    __slots__ = ("context",)
-
-    def __init__(self, **context: Any) -> None:
+    def __init__(self, context: dict[str, Any], row: int | None = None) -> None:
         self.context = context
+        self.row = row
+
+    def at(self, row: int) -> _Where:
+        """The same place, at test row ``row``."""
+        return _Where(self.context, row)
+
+    def attach(self, error: PromptkitError, row: int | None = None, label: Hashable | None = None) -> PromptkitError:
+        """``error`` with where it happened filled in (what its raiser knew wins); row ``-1``, outside the test split, is not named."""
+        return error.add_context(row=row if row is not None and row >= 0 else None, label=label, **self.context)
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
         if isinstance(exc, PromptkitError):
-            exc.add_context(**self.context)
+            self.attach(exc, self.row)

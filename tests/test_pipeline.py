@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
-from promptkit import ConfigError, RetrieverError, TemplateError
+from promptkit import (
+    AdapterDataset,
+    ConfigError,
+    JsonlDataset,
+    PPLInferencer,
+    PromptTemplate,
+    Renderer,
+    RetrieverError,
+    RowsDataset,
+    StandardSampleDataset,
+    TemplateError,
+    build_dataset,
+    build_model,
+)
+from promptkit import pipeline as pipeline_module
+from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
 
 ROWS = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(3)]
 POOL = [{"question": f"s{i}", "answer": f"b{i}"} for i in range(4)]
@@ -210,3 +228,104 @@ def test_empty_test_split_is_an_error(make_renderer):
     """A dataset whose test split has no rows is reported, not rendered as nothing."""
     with pytest.raises(Exception, match=r"dataset 'demo': the test split 'test' has no rows"):
         len(make_renderer([], STRING_FEWSHOT, train_rows=POOL))
+
+
+LABELLED = dict(prompt_template=dict(type="PromptTemplate", template="{question} -> {answer}"), retriever=dict(type="ZeroRetriever"))
+
+
+@pytest.mark.parametrize(
+    ("inferencer", "template", "labels"),
+    [
+        (PPLInferencer(labels=["y", "x"]), PromptTemplate({"x": "{q}", "y": "{q}"}), ["y", "x"]),
+        (PPLInferencer(), PromptTemplate({"x": "{q}", "y": "{q}"}), ["x", "y"]),
+        (PPLInferencer(), PromptTemplate("{q}"), ["b", "a"]),
+    ],
+)
+def test_candidate_labels_come_from_labels_then_the_template_then_the_answers(inferencer, template, labels):
+    """labels= wins, then a label-keyed template's keys, then the answer column's values in order of first appearance."""
+    rows = [{"q": "1", "a": "b"}, {"q": "2", "a": "a"}, {"q": "3", "a": "b"}]
+    assert inferencer.candidate_labels(template, rows, "a") == labels
+
+
+def test_candidate_labels_need_labels_or_answers_that_are_labels():
+    """Without labels, a label-keyed template or an answer column, or with list answers, there are no candidate labels."""
+    with pytest.raises(ConfigError) as info:
+        PPLInferencer().candidate_labels(PromptTemplate("{q}"), [{"q": "1"}], None)
+    assert str(info.value) == "PPLInferencer needs candidate labels: use a label-keyed template, labels=[...], or an output_column"
+    with pytest.raises(ConfigError) as info:
+        PPLInferencer().candidate_labels(PromptTemplate("{q}"), [{"q": "1", "a": ["x", "y"]}], "a")
+    assert str(info.value) == (
+        "PPLInferencer takes its labels from the answer column 'a', but its values are not single labels (e.g. lists); "
+        "give labels=[...] or a label-keyed template"
+    )
+
+
+def test_renderer_labels_errors_name_the_dataset(make_renderer):
+    """The renderer's labels come from the ppl inferencer; its errors name the dataset, not a row."""
+    rows = [{"question": "q0", "answer": ["x", "y"]}]
+    renderer = make_renderer(rows, dict(LABELLED, inferencer=dict(type="PPLInferencer")))
+    with pytest.raises(ConfigError, match=r"^dataset 'demo': PPLInferencer takes its labels from the answer column 'answer'"):
+        renderer.render(0)
+
+
+def test_an_error_scoring_a_label_names_the_row_and_the_label(make_renderer):
+    """A template error while rendering one label's prompt names the row and that label."""
+    infer = dict(
+        prompt_template=dict(type="PromptTemplate", template={"x": "{question} -> x", "y": "{question} -> y"}),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0]),
+        inferencer=dict(type="PPLInferencer", labels=["x", "z"]),
+    )
+    with pytest.raises(ConfigError, match=r"^dataset 'demo', row 1, label 'x', key 'infer_cfg.ice_template': the retriever picked shots \[0\]"):
+        make_renderer(ROWS, infer, train_rows=POOL).render(1)
+
+
+class HookedRows(RowsDataset):
+    """A dataset of one's own with both hooks: a calibration row, and a chat request's tools."""
+
+    def calib_row(self, row):
+        return {**row, "question": ""}
+
+    def request_fields(self, row, model_kind):
+        return {"tools": [f"tool-{model_kind}"]} if model_kind == "chat" else None
+
+
+def _hooked(loader: type, model: dict | None) -> list[dict]:
+    cfg = dict(abbr="h", type=loader, rows=ROWS[:1], reader_cfg=dict(input_columns=["question"], output_column="answer"),
+               infer_cfg=dict(LABELLED, inferencer=dict(type="GenInferencer")))
+    return [p.to_record() for p in Renderer(build_dataset(cfg), build_model(model) if model else None)]
+
+
+def test_a_dataset_with_hooks_adds_calibration_prompts_and_request_fields():
+    """calib_row adds a "calib" prompt with the same shots; request_fields adds the row's fields to chat records only."""
+    chat = _hooked(HookedRows, dict(abbr="c", type="ChatModel"))
+    assert [(r["mode"], r["prompt"], r.get("tools")) for r in chat] == [
+        ("gen", [{"role": "user", "content": "q0 -> "}], ["tool-chat"]),
+        ("calib", [{"role": "user", "content": " -> "}], ["tool-chat"]),
+    ]
+    completion = _hooked(HookedRows, None)
+    assert [(r["mode"], r["prompt"], "tools" in r) for r in completion] == [("gen", "q0 -> ", False), ("calib", " -> ", False)]
+
+
+def test_a_plain_dataset_has_neither_hook():
+    """A dataset without calib_row or request_fields renders one gen prompt per row and nothing else."""
+    assert [(r["mode"], r["prompt"]) for r in _hooked(RowsDataset, dict(abbr="c", type="ChatModel"))] == [("gen", [{"role": "user", "content": "q0 -> "}])]
+
+
+def test_format_datasets_implement_the_hooks_and_plain_loaders_do_not():
+    """Format datasets have both hooks, AdapterDataset the calibration hook; JsonlDataset and RowsDataset have none."""
+    standard = StandardSampleDataset("data.jsonl")
+    assert isinstance(standard, CalibratedDataset) and isinstance(standard, RequestFieldsDataset)
+    row = {"tools": [{"type": "function"}], "tool_choice": None}
+    assert standard.request_fields(row, "chat") == {"tools": [{"type": "function"}]}
+    assert standard.request_fields(row, "completion") is None
+    adapter = AdapterDataset("data.jsonl")
+    assert isinstance(adapter, CalibratedDataset) and not isinstance(adapter, RequestFieldsDataset)
+    for plain in (JsonlDataset("data.jsonl"), RowsDataset([{"q": "1"}])):
+        assert not isinstance(plain, (CalibratedDataset, RequestFieldsDataset))
+
+
+def test_the_pipeline_reaches_datasets_only_through_their_hooks():
+    """promptkit.pipeline imports no dataset format (calibration and request fields are the datasets' hooks)."""
+    tree = ast.parse(Path(pipeline_module.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert not {module for module in imported if module.startswith("promptkit.formats")}

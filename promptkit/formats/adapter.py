@@ -50,7 +50,8 @@ class AdapterDataset:
     ``path`` is one file (the splits ``train`` and ``test``) or a dict of split
     name → file; ``record_to_row`` defaults to taking each record as it is.
     ``calib_blank`` (column names) also renders each row with those columns
-    emptied, as a ``"mode": "calib"`` prompt (for PMI-style scoring).
+    emptied, as a ``"mode": "calib"`` prompt (for PMI-style scoring): the
+    :meth:`calib_row` hook of ``promptkit.data.hooks``.
     """
 
     def __init__(

@@ -199,7 +199,8 @@ class FormatDataset(ABC):
     of split name → file.  ``allow_bad=True`` skips bad records (reported as a
     warning and in :attr:`reports`) instead of failing.  ``calib_blank`` names
     columns emptied to derive a calibration prompt for every row (see
-    :meth:`calib_row`).
+    :meth:`calib_row`); :meth:`request_fields` gives a chat request's
+    :attr:`request_columns` (both hooks of ``promptkit.data.hooks``).
     """
 
     #: The format's name: its module in ``promptkit.formats`` and its ``--format`` value.
@@ -288,6 +289,12 @@ class FormatDataset(ABC):
         with their own unconditioned input override this.
         """
         return blanked(row, self.calib_blank) if self.calib_blank is not None else None
+
+    def request_fields(self, row: Mapping[str, Any], model_kind: str) -> dict[str, Any] | None:
+        """The row's :attr:`request_columns` that are set, for chat models; ``None`` for completion models or when none is set."""
+        if not self.request_columns or model_kind != "chat":
+            return None
+        return {column: row[column] for column in self.request_columns if row.get(column) is not None} or None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(path={self.path!r}, allow_bad={self.allow_bad})"

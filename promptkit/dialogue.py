@@ -1,0 +1,106 @@
+"""Dialogues: which turns of a multi-turn row become prompts, and with which history (AISBench's ``infer_mode``).
+
+A :class:`DialogueTemplate` (:class:`~promptkit.MultiTurnPromptTemplate` is
+one) renders one turn of a row; a :class:`Dialogue` decides the turns:
+
+* ``every`` — one prompt per turn, earlier turns holding the model's own
+  replies (given by row; the prompts go as far as the replies reach);
+* ``every_with_gt`` — one prompt per turn, earlier turns holding the ground truth;
+* ``last`` — one prompt, for the last turn, earlier turns holding the ground
+  truth (what a plain ``GenInferencer`` sends; only ``MultiTurnGenInferencer``
+  records the turn's number).
+
+:class:`~promptkit.Renderer` builds one per dataset (:func:`dialogue_for`) and
+renders the turns it names; :class:`~promptkit.Conversation` drives them one
+reply at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from promptkit.errors import ConfigError
+from promptkit.inferencers import Inferencer, MultiTurnGenInferencer
+from promptkit.promptlist import PromptList
+from promptkit.templates.prompt_template import Prompt
+
+__all__ = ["Dialogue", "DialogueTemplate", "Turns", "dialogue_for"]
+
+Row = Mapping[str, Any]
+#: Turns of one row to render, and the history they show: the model's replies, or ``None`` for the ground truth.
+Turns = tuple[Sequence[int], Sequence[str] | None]
+
+
+@runtime_checkable
+class DialogueTemplate(Protocol):
+    """A template rendered turn by turn."""
+
+    def count_turns(self, row: Row) -> int:
+        """How many turns ``row`` holds."""
+        ...
+
+    def render_turn(
+        self, row: Row, turn: int, ice: Prompt = "", *, masked: str | None = None, mask_value: str = "", replies: Sequence[str] | None = None
+    ) -> PromptList:
+        """The prompt of ``turn`` (0-based): earlier turns with the ground truth, or with ``replies`` if given."""
+        ...
+
+
+def dialogue_for(template: object, inferencer: Inferencer) -> Dialogue | None:
+    """The dialogue a prompt template and inferencer make; ``None`` unless the template is a dialogue template."""
+    if not isinstance(template, DialogueTemplate):
+        if isinstance(inferencer, MultiTurnGenInferencer):
+            raise ConfigError("MultiTurnGenInferencer needs a MultiTurnPromptTemplate as prompt_template", key="infer_cfg.prompt_template")
+        return None
+    if inferencer.mode != "gen":
+        raise ConfigError("a MultiTurnPromptTemplate renders for generation: use MultiTurnGenInferencer", key="infer_cfg.inferencer")
+    if isinstance(inferencer, MultiTurnGenInferencer):
+        return Dialogue(template, inferencer.infer_mode, numbered=True)
+    return Dialogue(template, "last", numbered=False)  # a plain GenInferencer sends the whole dialogue up to its last answer, as in AISBench
+
+
+class Dialogue:
+    """The turns a dataset's rows render in one ``infer_mode`` (see the module docstring)."""
+
+    __slots__ = ("infer_mode", "numbered", "template")
+
+    def __init__(self, template: DialogueTemplate, infer_mode: str, numbered: bool) -> None:
+        self.template = template
+        self.infer_mode = infer_mode
+        #: Whether a prompt records its turn (``False``: a plain GenInferencer's one prompt per row, as AISBench records it).
+        self.numbered = numbered
+
+    def conversation_length(self, turns: int) -> int:
+        """How many prompts a conversation over a row of ``turns`` turns has."""
+        return 1 if self.infer_mode == "last" else turns
+
+    def turns(self, index: int, turns: int, replies: Mapping[int, Sequence[str]] | None) -> Turns:
+        """The turns test row ``index`` (of ``turns`` turns) renders, given the replies of every row (``every`` mode)."""
+        if self.infer_mode == "last":
+            return (turns - 1,), None
+        if self.infer_mode == "every_with_gt":
+            return range(turns), None
+        if replies is None:
+            raise ConfigError(
+                "infer_mode='every' fills each turn's history with the model's own replies, and none were given: pass "
+                "replies (promptkit render --replies FILE, JSON Lines of {\"index\", \"turn\", \"reply\"}), or drive the "
+                "rows with Renderer.conversation()",
+                key="replies",
+            )
+        given = list(replies.get(index, ()))
+        if len(given) > turns:
+            raise ConfigError(f"row {index} has {turns} turns but {len(given)} replies", key="replies")
+        # The reply to the last turn (a finished run's output has it) feeds no prompt.
+        return range(min(len(given) + 1, turns)), given
+
+    def turn(self, turn: int, replies: Sequence[str]) -> Turns | None:
+        """The one turn a conversation asks for, after ``replies``; ``None`` in ``last`` mode (the row's one prompt)."""
+        if self.infer_mode == "last":
+            if turn != 0:
+                raise ConfigError(f"turn {turn}: infer_mode 'last' renders one prompt per row (turn 0)")
+            return None
+        return (turn,), replies if self.infer_mode == "every" else None
+
+    def __repr__(self) -> str:
+        return f"Dialogue(infer_mode={self.infer_mode!r})"

@@ -34,8 +34,8 @@ from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
-from promptkit.templates import PromptTemplate
 from promptkit.templates.prompt_template import Prompt
+from promptkit.templates.protocol import Template
 
 __all__ = ["RenderedPrompt", "Renderer"]
 
@@ -146,7 +146,7 @@ class Renderer:
         self.output_column = dataset.reader.output_column
         template = dataset.prompt_template or dataset.ice_template
         assert template is not None, "the config loader refuses an infer_cfg with neither template"
-        self.template: PromptTemplate = template
+        self.template: Template = template
         self.replies = replies
         with self._where:
             self._dialogue: Dialogue | None = dialogue_for(template, self.inferencer)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from promptkit.errors import ConfigError
 
 if TYPE_CHECKING:
-    from promptkit.templates import PromptTemplate
+    from promptkit.templates.protocol import Template
 
 __all__ = ["INFER_MODES", "GenInferencer", "Inferencer", "MultiTurnGenInferencer", "PPLInferencer"]
 
@@ -63,7 +63,7 @@ class PPLInferencer(Inferencer):
             raise ConfigError(f"labels must be a list (got {labels!r})", key="labels")
         self.labels = list(labels) if labels is not None else None
 
-    def candidate_labels(self, template: PromptTemplate, test_rows: Sequence[Mapping[str, Any]], output_column: str | None) -> list[Hashable]:
+    def candidate_labels(self, template: Template, test_rows: Sequence[Mapping[str, Any]], output_column: str | None) -> list[Hashable]:
         """The labels each row is scored with, in order: ``labels=``, else the label-keyed template's keys, else the
         values of ``output_column`` in the test rows, in order of first appearance."""
         if self.labels is not None:

@@ -22,8 +22,7 @@ from typing import Any
 from promptkit.config.engine_imports import Foreign
 from promptkit.config.reading import read_entries
 from promptkit.config.registry import REGISTRY, lacking, resolve_type
-from promptkit.config.sources import RepeatedDataset, RowSource, engine_dataset, repetition
-from promptkit.data.loaders import JsonlDataset
+from promptkit.config.sources import RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
 from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
@@ -171,7 +170,7 @@ def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
         loader_cfg = {k: v for k, v in loader_cfg.items() if k not in ("n", "k")}
     loader: Dataset
     if source.rows is not None:
-        loader = JsonlDataset(path=str(source.rows.resolve()))
+        loader = RowsFileDataset(source.rows.resolve())
     elif isinstance(kind, Foreign):
         loader = engine_dataset(kind, {k: v for k, v in loader_cfg.items() if k != "type"}, source.data_root)
     else:

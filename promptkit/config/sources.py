@@ -2,7 +2,8 @@
 
 * :class:`RowSource` is what the caller adds: ``data_root`` (the folder
   OpenCompass's dataset classes read, default ``$COMPASS_DATA_CACHE``) and
-  ``rows`` (a JSON Lines file that feeds every dataset instead of its loader).
+  ``rows`` (a JSON Lines file that feeds every dataset instead of its loader,
+  as every split the dataset reads: :class:`RowsFileDataset`).
 * ``n`` and ``k`` are keys of OpenCompass's ``BaseDataset``, not of a loader:
   every split is repeated ``n`` times (:class:`RepeatedDataset`), and ``k``
   (for pass@k, which promptkit does not compute) must not exceed ``n``.
@@ -29,11 +30,11 @@ from types import ModuleType
 from typing import Any
 
 from promptkit.config.engine_imports import Foreign, installed
-from promptkit.data.loaders import Splits
+from promptkit.data.loaders import Splits, read_rows
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError, DatasetError
 
-__all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "UnreadableDataset", "engine_dataset", "repetition"]
+__all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
 
 #: The engines' names, as their users know them.
 _ENGINE_NAMES = {"opencompass": "OpenCompass", "ais_bench": "AISBench"}
@@ -49,6 +50,38 @@ class RowSource:
 
     data_root: Path | None = None
     rows: Path | None = None
+
+
+class RowsFileDataset:
+    """The rows of one data file (``--rows``) as every split: the config's ``train_split``, ``test_split``, ``dev`` …"""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def data_dir(self, base_dir: Path | None) -> Path:
+        return Path(self.path).parent
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        return Splits(_EverySplit(read_rows(Path(self.path))))
+
+    def __repr__(self) -> str:
+        return f"RowsFileDataset({self.path!r})"
+
+
+class _EverySplit(Mapping[str, list[Row]]):
+    """The same rows under any split name."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+
+    def __getitem__(self, split: str) -> list[Row]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def repetition(cfg: Mapping[str, Any]) -> int:
@@ -84,6 +117,8 @@ class RepeatedDataset:
         splits = self.loader.load(base_dir)
         if splits.shared is not None:
             return Splits({}, shared=splits.shared * self.n)
+        if isinstance(splits.by_name, _EverySplit):
+            return Splits(_EverySplit(splits.by_name.rows * self.n))
         return Splits({name: rows * self.n for name, rows in splits.by_name.items()})
 
     def __repr__(self) -> str:

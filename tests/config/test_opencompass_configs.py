@@ -456,3 +456,13 @@ def test_from_promptkit_configs_keep_working(tmp_path):
     )
     assert Renderer(load_datasets(config)[0]).render(0)[0].prompt == "<hi>"
 
+
+
+def test_rows_serve_every_split_the_config_reads(tmp_path, capsys):
+    """--rows feeds a config whose reader_cfg names other splits (MMLU's train_split='dev'): shots and test rows alike."""
+    config = write(tmp_path, "mmlu_gen_1a2b3c.py", MMLU)
+    rows = write(tmp_path, "mine.jsonl", "".join(json.dumps({"input": f"q{i}", "A": "a", "B": "b", "C": "c", "D": "d", "target": "A"}) + "\n" for i in range(3)))
+    assert main(["render", str(config), "--rows", str(rows), "--dataset", "lukaemon_mmlu_anatomy", "--indices", "2"]) == 0
+    [record] = records(capsys)
+    assert (record["index"], record["ice_idx"]) == (2, [0, 1])
+    assert record["prompt"].endswith("q2\nA. a\nB. b\nC. c\nD. d\nAnswer: ")

@@ -243,9 +243,7 @@ def _render(args: argparse.Namespace) -> int:
         return 1 if _write_records(args, datasets, models, replies, sys.stdout) else 0
     refuse_overwrite(args.out, _inputs(args, datasets, models))
     with AtomicFile(args.out) as out:
-        failed = _write_records(args, datasets, models, replies, out)
-        if failed:  # --out is all or nothing: the file keeps its content (each failure was reported above)
-            raise ConfigError(f"{failed} dataset(s) failed, so --out {args.out} was not written")
+        _write_records(args, datasets, models, replies, out)
     return 0
 
 
@@ -256,13 +254,17 @@ def _write_records(
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
 ) -> int:
-    """Each prompt's record, one JSON line each, written as it is rendered; how many datasets failed (each reported)."""
+    """Each prompt's record, one JSON line each, written as it is rendered; how many datasets failed (each reported).
+
+    On stdout a dataset whose rows cannot be read is reported and the others are still rendered; ``--out`` is all
+    or nothing, so there the first such error ends the run.
+    """
     failed = 0
     for dataset, model in _pairs(datasets, models):
         try:
             _write_dataset(args, dataset, model, replies, out)
-        except DatasetError as error:  # a dataset whose rows cannot be read: reported, and the others still rendered
-            if args.debug:
+        except DatasetError as error:
+            if args.debug or args.out is not None:
                 raise
             _say(f"promptkit: error: {error}")
             failed += 1

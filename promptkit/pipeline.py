@@ -198,7 +198,7 @@ class Renderer:
             if not test:
                 raise DatasetError(f"the test split {reader.test_split!r} has no rows; check the data file and reader_cfg.test_range")
             reader.check_columns(test, reader.test_split)
-            if pool is not test:
+            if pool is not test and self.dataset.retriever.ice_num > 0:  # a retriever of no shots (ZeroRetriever) reads no pool row
                 reader.check_columns(pool, reader.train_split)
             return pool, test
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from promptkit import ChatModel, PromptList, PromptTemplate, RoleItem
+import pytest
+
+from promptkit import ChatModel, PromptList, PromptTemplate, RoleItem, TemplateError
 
 EX = {"anything": "blabla", "question": "1+1=?", "answer": "2"}
 SHOTS = [
@@ -171,6 +173,28 @@ def test_omitted_form_works_zero_shot(make_renderer):
         inferencer=dict(type="GenInferencer"),
     )
     assert make_renderer([TEST], omitted).render(0)[0].prompt == "Q: 1+1=?\nA: "
+
+
+def test_ice_template_without_ice_token_renders_zero_shot(make_renderer):
+    """The guide's last example: only an ice_template (no ice_token), ZeroRetriever, GenInferencer — the ice_template is the prompt."""
+    infer_cfg = dict(
+        ice_template=dict(type="PromptTemplate", template="Q: {question}\nA: {answer}"),
+        retriever=dict(type="ZeroRetriever"),
+        inferencer=dict(type="GenInferencer"),
+    )
+    prompt = make_renderer([TEST], infer_cfg, train_rows=SHOTS).render(0)[0]
+    assert (prompt.prompt, prompt.ice_idx) == ("Q: 1+1=?\nA: ", [])
+
+
+def test_ice_template_without_ice_token_refuses_shots(make_renderer):
+    """With shots picked, an ice_template that has no ice_token says where the shots would have to go."""
+    infer_cfg = dict(
+        ice_template=dict(type="PromptTemplate", template="Q: {question}\nA: {answer}"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0]),
+        inferencer=dict(type="GenInferencer"),
+    )
+    with pytest.raises(TemplateError, match=r"the retriever picked shots \[0\] but the template has no ice_token None to put them at"):
+        make_renderer([TEST], infer_cfg, train_rows=SHOTS).render(0)
 
 
 def test_placeholder_without_column_stays_literal():

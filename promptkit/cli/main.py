@@ -18,7 +18,8 @@ from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
 from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
-from promptkit.errors import ConfigError, PromptkitError
+from promptkit.data.opencompass import DATA_ROOT_ENV
+from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
 from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
@@ -41,6 +42,16 @@ def _parser() -> argparse.ArgumentParser:
             metavar="FILE",
             help="the model's replies for infer_mode='every' dialogues: JSON Lines of {\"index\", \"turn\", \"reply\"}; "
             "each row renders the turns its replies reach",
+        )
+        sub.add_argument(
+            "--data-root",
+            metavar="DIR",
+            help=f"the folder OpenCompass's dataset classes read their data from (it holds data/mmlu/ ...); default: ${DATA_ROOT_ENV}",
+        )
+        sub.add_argument(
+            "--rows",
+            metavar="FILE",
+            help="a JSON Lines file of rows that feeds every dataset of the config instead of its own loader (each keeps its reader_cfg and infer_cfg)",
         )
         sub.add_argument(
             "--tokenizer",
@@ -135,7 +146,12 @@ def _quiet(stdout: TextIO) -> None:
 
 def _load(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | None]]:
     """The datasets (``--dataset`` applied) and models of a run."""
-    datasets = [file_dataset(args.dataset_config, args.format)] if args.format else load_datasets(args.dataset_config)
+    if args.format:
+        if args.rows or args.data_root:
+            raise ConfigError("--rows and --data-root are for dataset configs; with --format, DATASET_CONFIG is itself the data file")
+        datasets = [file_dataset(args.dataset_config, args.format)]
+    else:
+        datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows)
     if args.dataset is not None:
         chosen = [d for d in datasets if d.abbr == args.dataset]
         if not chosen:
@@ -164,6 +180,8 @@ def _inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: list[
         yield from config_files(args.model, "the model config")
     if args.replies:
         yield InputFile(Path(args.replies), "the --replies file")
+    if args.rows:
+        yield InputFile(Path(args.rows), "the --rows file")
     if args.tokenizer:
         yield InputFile(Path(args.tokenizer), "the --tokenizer file")
     for dataset in datasets:
@@ -222,8 +240,7 @@ def _render(args: argparse.Namespace) -> int:
     replies = load_replies(args.replies) if args.replies else None
     datasets, models = _load(args)
     if args.out is None:
-        _write_records(args, datasets, models, replies, sys.stdout)
-        return 0
+        return 1 if _write_records(args, datasets, models, replies, sys.stdout) else 0
     refuse_overwrite(args.out, _inputs(args, datasets, models))
     with AtomicFile(args.out) as out:
         _write_records(args, datasets, models, replies, out)
@@ -236,26 +253,44 @@ def _write_records(
     models: list[Model | None],
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
-) -> None:
-    """Each prompt's record, one JSON line each, written as it is rendered."""
+) -> int:
+    """Each prompt's record, one JSON line each, written as it is rendered; how many datasets failed (each reported).
+
+    On stdout a dataset whose rows cannot be read is reported and the others are still rendered; ``--out`` is all
+    or nothing, so there the first such error ends the run.
+    """
+    failed = 0
     for dataset, model in _pairs(datasets, models):
-        renderer = _renderer(dataset, model, args, replies)
         try:
-            indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
-        except PromptkitError as error:
-            raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
-        for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
-            for prompt in renderer.render(index):
-                record = prompt.to_record()
-                if args.spans:
-                    try:
-                        mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
-                        spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
-                    except PromptkitError as error:
-                        raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
-                    record["spans"] = [span.dump() for span in spans]
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        renderer.report()
+            _write_dataset(args, dataset, model, replies, out)
+        except DatasetError as error:
+            if args.debug or args.out is not None:
+                raise
+            _say(f"promptkit: error: {error}")
+            failed += 1
+    return failed
+
+
+def _write_dataset(
+    args: argparse.Namespace, dataset: DatasetSpec, model: Model | None, replies: dict[int, list[str]] | None, out: TextIO | AtomicFile
+) -> None:
+    renderer = _renderer(dataset, model, args, replies)
+    try:
+        indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
+    except PromptkitError as error:
+        raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
+    for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
+        for prompt in renderer.render(index):
+            record = prompt.to_record()
+            if args.spans:
+                try:
+                    mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+                    spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
+                except PromptkitError as error:
+                    raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
+                record["spans"] = [span.dump() for span in spans]
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    renderer.report()
 
 
 def _progress(indices: Sequence[int] | range, label: str, enabled: bool) -> Iterator[int]:
@@ -270,25 +305,38 @@ def _progress(indices: Sequence[int] | range, label: str, enabled: bool) -> Iter
 
 
 def _preview(args: argparse.Namespace) -> int:
-    from promptkit.cli.preview import show
-
     force = {"always": True, "never": False}.get(args.color)
     replies = load_replies(args.replies) if args.replies else None
+    if args.count < 1:
+        raise ConfigError(f"--count must be at least 1 (got {args.count})")
+    failed = 0
     for dataset, model in _pairs(*_load(args)):
-        # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
-        renderer = _renderer(dataset, model, args, replies if replies is not None else {})
-        if args.count < 1:
-            raise ConfigError(f"--count must be at least 1 (got {args.count})")
-        total = len(renderer)
-        if not 0 <= args.index < total:
-            raise ConfigError(
-                f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})",
-                config=args.dataset_config,
-                dataset=dataset.abbr,
-            )
-        stop = min(args.index + args.count, total)
-        show(renderer, range(args.index, stop), config=Path(args.dataset_config), force_color=force)
-    return 0
+        try:
+            _preview_dataset(args, dataset, model, replies, force)
+        except DatasetError as error:  # a dataset whose rows cannot be read: reported, and the others still shown
+            if args.debug:
+                raise
+            _say(f"promptkit: error: {error}")
+            failed += 1
+    return 1 if failed else 0
+
+
+def _preview_dataset(
+    args: argparse.Namespace, dataset: DatasetSpec, model: Model | None, replies: dict[int, list[str]] | None, force: bool | None
+) -> None:
+    from promptkit.cli.preview import show
+
+    # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
+    renderer = _renderer(dataset, model, args, replies if replies is not None else {})
+    total = len(renderer)
+    if not 0 <= args.index < total:
+        raise ConfigError(
+            f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})",
+            config=args.dataset_config,
+            dataset=dataset.abbr,
+        )
+    stop = min(args.index + args.count, total)
+    show(renderer, range(args.index, stop), config=Path(args.dataset_config), force_color=force)
 
 
 if __name__ == "__main__":

@@ -3,19 +3,27 @@
 A dataset config file defines ``datasets = [dict(abbr, type, path, reader_cfg,
 infer_cfg), ...]``; a model config file defines ``models = [dict(abbr, type,
 meta_template, ...)]``.  Files are mmengine ``Config`` Python files, so
-``read_base()`` inheritance works as in OpenCompass.
+``read_base()`` inheritance works as in OpenCompass, and so do the files'
+OpenCompass and AISBench imports (:mod:`promptkit.config.engine_imports`).
+What promptkit does not use is kept and ignored, as OpenCompass ignores it:
+``eval_cfg`` (:attr:`DatasetSpec.eval_cfg`) and ``infer_cfg``'s other keys
+(:attr:`DatasetSpec.infer_settings`, e.g. ``max_out_len``).
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from promptkit.config.registry import lacking, resolve_type
-from promptkit.data.loaders import JsonlDataset, RowsDataset
+from promptkit.config.engine_imports import Foreign
+from promptkit.config.reading import read_entries
+from promptkit.config.registry import REGISTRY, lacking, resolve_type
+from promptkit.config.sources import RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.formats import AdapterDataset, FormatDataset
@@ -25,7 +33,7 @@ from promptkit.meta_templates.models import Model
 from promptkit.retrievers.base import Retriever
 from promptkit.templates.protocol import Template
 
-__all__ = ["DatasetSpec", "build_dataset", "build_model", "load_datasets", "load_models"]
+__all__ = ["DatasetSpec", "RowSource", "build_dataset", "build_model", "load_datasets", "load_models"]
 
 _INFER_KEYS = ("ice_template", "prompt_template", "retriever", "inferencer")
 
@@ -35,7 +43,7 @@ class DatasetSpec:
     """A dataset config, built: where rows come from and how prompts are assembled."""
 
     abbr: str
-    loader: JsonlDataset | RowsDataset | FormatDataset | AdapterDataset
+    loader: Dataset
     reader: ReaderConfig
     ice_template: Template | None
     prompt_template: Template | None
@@ -43,49 +51,30 @@ class DatasetSpec:
     inferencer: Inferencer
     config_path: Path | None = None
     media: MediaPolicy = MediaPolicy()
+    #: ``infer_cfg``'s keys besides the templates, retriever and inferencer (``max_out_len`` …): runtime settings, kept.
+    infer_settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: The dataset's ``eval_cfg`` (evaluators, postprocessors), kept as the config gives it; promptkit does not evaluate.
+    eval_cfg: Mapping[str, Any] | None = None
 
 
-def _read_config(path: str | Path) -> Any:
-    from mmengine.config import Config
+def load_datasets(path: str | Path, *, data_root: str | Path | None = None, rows: str | Path | None = None) -> list[DatasetSpec]:
+    """Every dataset of a dataset config file.
 
+    ``data_root`` is the folder OpenCompass's dataset classes read their data
+    from (default: ``$COMPASS_DATA_CACHE``); ``rows``, a JSON Lines file, feeds
+    every dataset instead of its own loader (each keeps its reader_cfg and
+    infer_cfg).
+    """
     path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file {str(path)!r} not found", config=str(path))
-    try:
-        return Config.fromfile(str(path), format_python_code=False)
-    except PromptkitError as error:
-        raise error.add_context(config=str(path)) from None
-    except Exception as error:  # a config file is user code: report whatever it raised, with the file
-        raise ConfigError(f"cannot load config: {type(error).__name__}: {error}", config=str(path)) from error
-
-
-def _entries(cfg: Any, key: str, path: Path) -> list[Mapping[str, Any]]:
-    entries = cfg.get(key)
-    if entries is None:
-        # OpenCompass also collects every top-level `*_datasets` list.
-        suffix = f"_{key}"
-        found = [item for name, value in cfg.items() if name.endswith(suffix) and isinstance(value, list) for item in value]
-        if not found:
-            raise ConfigError(f"the config defines no {key!r} list (e.g. {key} = [dict(...)])", config=str(path))
-        return found
-    if not isinstance(entries, (list, tuple)):
-        raise ConfigError(f"{key!r} must be a list of dicts (got {type(entries).__name__})", config=str(path))
-    return list(entries)
-
-
-def load_datasets(path: str | Path) -> list[DatasetSpec]:
-    """Every dataset of a dataset config file."""
-    path = Path(path)
-    cfg = _read_config(path)
-    return [build_dataset(entry, path) for entry in _entries(cfg, "datasets", path)]
+    source = RowSource(data_root=None if data_root is None else Path(data_root), rows=None if rows is None else Path(rows))
+    return [build_dataset(entry, path, source) for entry in read_entries(path, "datasets")]
 
 
 def load_models(path: str | Path) -> list[Model]:
     """Every model of a model config file."""
     path = Path(path)
-    cfg = _read_config(path)
     models = []
-    for entry in _entries(cfg, "models", path):
+    for entry in read_entries(path, "models"):
         try:
             models.append(build_model(entry))
         except PromptkitError as error:
@@ -100,6 +89,8 @@ def _instantiate(cfg: Any, kind: str, key: str) -> Any:
         raise ConfigError(f"{key or kind} must be a dict with a 'type' (got {cfg!r})", key=key or None)
     if "type" not in cfg:
         raise ConfigError(f"{key or kind} needs a 'type' (e.g. type='{_example(kind)}')", key=f"{where}type")
+    if isinstance(cfg["type"], Foreign):
+        raise ConfigError(_not_implemented(cfg["type"], kind), key=f"{where}type")
     cls = resolve_type(cfg["type"], kind, f"{where}type")
     kwargs = {k: v for k, v in cfg.items() if k != "type"}
     params = inspect.signature(cls).parameters
@@ -126,6 +117,21 @@ def _instantiate(cfg: Any, kind: str, key: str) -> Any:
     return built
 
 
+#: What to do instead of a class of each kind that promptkit does not implement.
+_INSTEAD = {
+    "template": "write the prompt with PromptTemplate (or give type= a class that implements promptkit.templates.protocol.Template)",
+    "retriever": "use one of promptkit's retrievers ({known}) or a subclass of promptkit.Retriever",
+    "inferencer": "promptkit's inferencers are {known}",
+    "model": "promptkit's model classes are {known}",
+}
+
+
+def _not_implemented(foreign: Foreign, kind: str) -> str:
+    """The one line for an engine's class that promptkit does not implement, used as a ``type=``."""
+    instead = _INSTEAD.get(kind, "see docs/compat.md#porting").format(known=", ".join(sorted(REGISTRY.get(kind, ()))))
+    return f"{foreign.name} (from {foreign.module}) is not a {kind} class promptkit implements: {instead}"
+
+
 def _example(kind: str) -> str:
     return {"template": "PromptTemplate", "retriever": "ZeroRetriever", "inferencer": "GenInferencer", "dataset": "JsonlDataset"}.get(
         kind, "CompletionModel"
@@ -138,20 +144,52 @@ def build_model(cfg: Mapping[str, Any]) -> Model:
     return model
 
 
-def build_dataset(cfg: Mapping[str, Any], config_path: Path | None = None) -> DatasetSpec:
-    """One ``datasets`` entry → a :class:`DatasetSpec`."""
+def build_dataset(cfg: Mapping[str, Any], config_path: Path | None = None, source: RowSource | None = None) -> DatasetSpec:
+    """One ``datasets`` entry → a :class:`DatasetSpec` (``source``: ``data_root`` and ``rows``, see :func:`load_datasets`)."""
     if not isinstance(cfg, Mapping):
         raise ConfigError(f"a datasets entry must be a dict (got {type(cfg).__name__})", config=_str(config_path))
     abbr = cfg.get("abbr") or "dataset"
     try:
-        return _build_dataset(cfg, abbr, config_path)
+        return _build_dataset(cfg, abbr, config_path, source or RowSource())
     except PromptkitError as error:
         raise error.add_context(config=_str(config_path), dataset=abbr) from None
 
 
-def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) -> DatasetSpec:
-    loader_cfg = {k: v for k, v in cfg.items() if k not in ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")}
-    loader = _instantiate(loader_cfg, "dataset", "")
+#: A datasets entry's keys that are not its loader's.
+_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")
+
+
+def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
+    """Where the rows come from: ``--rows``, else the ``type=`` class (OpenCompass's ``n`` applied around it)."""
+    loader_cfg = {k: v for k, v in cfg.items() if k not in _NOT_LOADER_KEYS}
+    kind = loader_cfg.get("type")
+    n = 1
+    if not (isinstance(kind, type) and issubclass(kind, (FormatDataset, AdapterDataset))):
+        # n and k are OpenCompass's BaseDataset's, around every dataset class's load(); a format dataset has neither.
+        n = repetition(loader_cfg)
+        loader_cfg = {k: v for k, v in loader_cfg.items() if k not in ("n", "k")}
+    loader: Dataset
+    if source.rows is not None:
+        loader = RowsFileDataset(source.rows.resolve())
+    elif isinstance(kind, Foreign):
+        loader = engine_dataset(kind, {k: v for k, v in loader_cfg.items() if k != "type"}, source.data_root)
+    else:
+        if source.data_root is not None and "type" in loader_cfg and _takes_data_root(loader_cfg["type"]):
+            loader_cfg["data_root"] = source.data_root
+        loader = _instantiate(loader_cfg, "dataset", "")
+    return loader if n == 1 else RepeatedDataset(loader, n)
+
+
+def _takes_data_root(kind: Any) -> bool:
+    try:
+        cls = resolve_type(kind, "dataset", "type")
+    except ConfigError:
+        return False  # _instantiate reports it
+    return "data_root" in inspect.signature(cls).parameters
+
+
+def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, source: RowSource) -> DatasetSpec:
+    loader = _loader(cfg, source)
     # A dataset format brings its own reader_cfg and infer_cfg, used where the config gives none.
     defaults = loader.default_config() if isinstance(loader, FormatDataset) else {}
     cfg = {**defaults, **cfg}
@@ -165,20 +203,16 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")
-    check_keys(infer, _INFER_KEYS, "infer_cfg", key_prefix="infer_cfg.")
+    # Other keys are runtime settings (OpenCompass ignores them too); one close to a key promptkit reads is a typo.
+    check_keys({key: None for key in infer if key in _INFER_KEYS or closest(key, _INFER_KEYS)}, _INFER_KEYS, "infer_cfg", key_prefix="infer_cfg.")
     templates = {key: _template(infer.get(key), f"infer_cfg.{key}") for key in ("ice_template", "prompt_template")}
     ice_template, prompt_template = templates["ice_template"], templates["prompt_template"]
     if ice_template is None and prompt_template is None:
-        raise ConfigError("infer_cfg needs a prompt_template (or an ice_template carrying ice_token)", key="infer_cfg")
+        raise ConfigError("infer_cfg needs a prompt_template (or an ice_template, which then also renders the prompt)", key="infer_cfg")
     if ice_template is not None and prompt_template is not None and prompt_template.ice_token is None:
         raise ConfigError(
             "infer_cfg has an ice_template, so prompt_template needs ice_token (e.g. ice_token='</E>') to mark where the shots go",
             key="infer_cfg.prompt_template.ice_token",
-        )
-    if ice_template is not None and prompt_template is None and ice_template.ice_token is None:
-        raise ConfigError(
-            "infer_cfg has only an ice_template, which then also renders the prompt: it needs ice_token (e.g. ice_token='</E>')",
-            key="infer_cfg.ice_template.ice_token",
         )
     for key in ("retriever", "inferencer"):
         if key not in infer:
@@ -186,7 +220,12 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None) 
             raise ConfigError(f"infer_cfg needs a {key}, e.g. {key}={example}", key=f"infer_cfg.{key}")
     retriever = _instantiate(infer["retriever"], "retriever", "infer_cfg.retriever")
     inferencer = _instantiate(infer["inferencer"], "inferencer", "infer_cfg.inferencer")
-    return DatasetSpec(abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media)
+    settings = MappingProxyType({key: value for key, value in infer.items() if key not in _INFER_KEYS})
+    eval_cfg = cfg.get("eval_cfg")
+    return DatasetSpec(
+        abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media, settings,
+        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg,
+    )
 
 
 def _template(cfg: Any, key: str) -> Template | None:

@@ -32,6 +32,7 @@ from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segme
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.progress import Progress, reporting, task
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
@@ -135,8 +136,11 @@ class Renderer:
         model: Model | None = None,
         token_counter: TokenCounter | None = None,
         replies: Mapping[int, Sequence[str]] | None = None,
+        progress: Progress | None = None,
     ) -> None:
         self.dataset = dataset
+        #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.progress`); ``None``: no reports.
+        self.progress = progress
         self.model = model
         self._final_model = model if model is not None else CompletionModel(abbr=None)
         self._model_abbr = model.abbr if model is not None else None
@@ -191,14 +195,17 @@ class Renderer:
     def _splits(self) -> tuple[Sequence[Row], Sequence[Row]]:
         with self._where:
             base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
-            splits = self.dataset.loader.load(base_dir)
+            with reporting(self.progress):
+                splits = self.dataset.loader.load(base_dir)
             reader = self.dataset.reader
             pool = apply_range(splits.get(reader.train_split), reader.train_range, "reader_cfg.train_range")
             test = apply_range(splits.get(reader.test_split), reader.test_range, "reader_cfg.test_range")
             if not test:
                 raise DatasetError(f"the test split {reader.test_split!r} has no rows; check the data file and reader_cfg.test_range")
+            reader.check_schema(splits.schema(reader.test_split), reader.test_split)
             reader.check_columns(test, reader.test_split)
             if pool is not test and self.dataset.retriever.ice_num > 0:  # a retriever of no shots (ZeroRetriever) reads no pool row
+                reader.check_schema(splits.schema(reader.train_split), reader.train_split)
                 reader.check_columns(pool, reader.train_split)
             return pool, test
 
@@ -217,7 +224,7 @@ class Renderer:
     @cached_property
     def ice_indices(self) -> list[list[int]]:
         """The shots picked for each test row."""
-        with self._where:
+        with self._where, reporting(self.progress):
             return self.dataset.retriever.retrieve(self.pool, self.test_rows, self.dataset.reader)
 
     @cached_property
@@ -285,8 +292,10 @@ class Renderer:
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
         rows, ice_indices = self.test_rows, self.ice_indices
-        for index, row in enumerate(rows):
-            yield from self._render(row, index, ice_indices[index])
+        with task(f"rendering {self.dataset.abbr}", len(rows), "rows", self.progress) as advance:
+            for index, row in enumerate(rows):
+                yield from self._render(row, index, ice_indices[index])
+                advance(1)
         self.report()
 
     def report(self) -> None:

@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--rows",
             metavar="FILE",
-            help="a JSON Lines file of rows that feeds every dataset of the config instead of its own loader (each keeps its reader_cfg and infer_cfg)",
+            help="a data file of rows (.jsonl, .json, .csv, .parquet, .arrow, .feather, a datasets save_to_disk folder; text files also "
+            ".gz/.bz2/.zst) that feeds every dataset of the config instead of its own loader (each keeps its reader_cfg and infer_cfg)",
         )
         sub.add_argument(
             "--tokenizer",

@@ -61,7 +61,7 @@ def load_datasets(path: str | Path, *, data_root: str | Path | None = None, rows
     """Every dataset of a dataset config file.
 
     ``data_root`` is the folder OpenCompass's dataset classes read their data
-    from (default: ``$COMPASS_DATA_CACHE``); ``rows``, a JSON Lines file, feeds
+    from (default: ``$COMPASS_DATA_CACHE``); ``rows``, a data file (any format promptkit reads), feeds
     every dataset instead of its own loader (each keeps its reader_cfg and
     infer_cfg).
     """

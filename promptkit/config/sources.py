@@ -2,8 +2,8 @@
 
 * :class:`RowSource` is what the caller adds: ``data_root`` (the folder
   OpenCompass's dataset classes read, default ``$COMPASS_DATA_CACHE``) and
-  ``rows`` (a JSON Lines file that feeds every dataset instead of its loader,
-  as every split the dataset reads: :class:`RowsFileDataset`).
+  ``rows`` (a data file of any format promptkit reads, that feeds every dataset
+  instead of its loader, as every split the dataset reads: :class:`RowsFileDataset`).
 * ``n`` and ``k`` are keys of OpenCompass's ``BaseDataset``, not of a loader:
   every split is repeated ``n`` times (:class:`RepeatedDataset`), and ``k``
   (for pass@k, which promptkit does not compute) must not exceed ``n``.
@@ -24,15 +24,16 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from promptkit.config.engine_imports import Foreign, installed
-from promptkit.data.loaders import Splits, read_rows
+from promptkit.data.loaders import Splits, read_file, read_splits
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError, DatasetError
+from promptkit.progress import current_progress
 
 __all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
 
@@ -42,18 +43,20 @@ _ENGINE_NAMES = {"opencompass": "OpenCompass", "ais_bench": "AISBench"}
 _DATA_ROOT_ENVS = (DATA_ROOT_ENV, "AIS_BENCH_DATASETS_CACHE")
 
 Row = dict[str, Any]
+_Value = TypeVar("_Value")
 
 
 @dataclass(frozen=True)
 class RowSource:
-    """What the caller says about rows: the data folder, and a JSON Lines file to use instead of every loader."""
+    """What the caller says about rows: the data folder, and a data file to use instead of every loader."""
 
     data_root: Path | None = None
     rows: Path | None = None
 
 
 class RowsFileDataset:
-    """The rows of one data file (``--rows``) as every split: the config's ``train_split``, ``test_split``, ``dev`` …"""
+    """The rows of one data file (``--rows``, any format of :mod:`promptkit.data.sources`) as every split: the config's
+    ``train_split``, ``test_split``, ``dev`` …; a ``DatasetDict.save_to_disk`` folder gives its own splits instead."""
 
     def __init__(self, path: Path) -> None:
         self.path = str(path)
@@ -62,19 +65,24 @@ class RowsFileDataset:
         return Path(self.path).parent
 
     def load(self, base_dir: Path | None = None) -> Splits:
-        return Splits(_EverySplit(read_rows(Path(self.path))))
+        progress = current_progress()
+        splits = read_splits(Path(self.path), progress=progress)
+        if splits is not None:
+            return splits
+        rows, schema = read_file(Path(self.path), progress=progress)
+        return Splits(_EverySplit(rows), schemas=_EverySplit(schema) if schema is not None else {})
 
     def __repr__(self) -> str:
         return f"RowsFileDataset({self.path!r})"
 
 
-class _EverySplit(Mapping[str, list[Row]]):
-    """The same rows under any split name."""
+class _EverySplit(Mapping[str, _Value]):
+    """The same rows (or schema) under any split name."""
 
-    def __init__(self, rows: list[Row]) -> None:
+    def __init__(self, rows: _Value) -> None:
         self.rows = rows
 
-    def __getitem__(self, split: str) -> list[Row]:
+    def __getitem__(self, split: str) -> _Value:
         return self.rows
 
     def __iter__(self) -> Iterator[str]:
@@ -116,10 +124,10 @@ class RepeatedDataset:
     def load(self, base_dir: Path | None = None) -> Splits:
         splits = self.loader.load(base_dir)
         if splits.shared is not None:
-            return Splits({}, shared=splits.shared * self.n)
+            return replace(splits, shared=splits.shared * self.n)
         if isinstance(splits.by_name, _EverySplit):
-            return Splits(_EverySplit(splits.by_name.rows * self.n))
-        return Splits({name: rows * self.n for name, rows in splits.by_name.items()})
+            return replace(splits, by_name=_EverySplit(splits.by_name.rows * self.n))
+        return replace(splits, by_name={name: rows * self.n for name, rows in splits.by_name.items()})
 
     def __repr__(self) -> str:
         return f"RepeatedDataset({self.loader!r}, n={self.n})"

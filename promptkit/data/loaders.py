@@ -1,35 +1,44 @@
-"""Local data files: ``.jsonl``, ``.json`` and ``.csv``.
+"""Local data files: JSON Lines, JSON, CSV, Parquet, Arrow, ``datasets`` folders, compressed text (:mod:`promptkit.data.sources`).
 
 ``JsonlDataset(path=...)`` is the generic loader of dataset configs.  ``path``
 is one file, used for every split (as OpenCompass wraps a single dataset as
-both ``train`` and ``test``), or a dict mapping split names to files, e.g.
-``dict(train='data/dev.jsonl', test='data/test.jsonl')``.  Relative paths are
-looked up next to the config file first, then in the working directory.
+both ``train`` and ``test``), a ``DatasetDict.save_to_disk`` folder (its
+splits), or a dict mapping split names to files, e.g.
+``dict(train='data/dev.jsonl', test='data/test.parquet')``.  ``columns=[...]``
+names the columns of header-less CSV files.  Relative paths are looked up next
+to the config file first, then in the working directory.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from promptkit.data.sources import Schema, json_lines, open_reader, saved_splits
 from promptkit.errors import ConfigError, DatasetError
+from promptkit.progress import Progress, current_progress
 
-__all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_rows"]
+__all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_file", "read_rows", "read_splits"]
 
 Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Splits:
-    """Rows by split name; ``shared`` holds the rows of a single-file dataset, its 'train' and 'test' splits."""
+    """Rows by split name; ``shared`` holds the rows of a single-file dataset, its 'train' and 'test' splits.
+
+    ``schemas`` holds, by split name, the columns a split's file declares (a CSV header, a Parquet schema …).
+    """
 
     by_name: Mapping[str, list[Row]]
     shared: list[Row] | None = None
+    schemas: Mapping[str, Schema] = field(default_factory=dict)
+
+    def schema(self, split: str) -> Schema | None:
+        """The columns the file of ``split`` declares, if its format does."""
+        return self.schemas.get(split)
 
     def get(self, split: str) -> list[Row]:
         if self.shared is not None:
@@ -81,12 +90,15 @@ def _check_rows(rows: Any, where: str) -> None:
 
 
 class JsonlDataset:
-    """Rows from local ``.jsonl``/``.json``/``.csv`` files (see the module docstring)."""
+    """Rows from local data files of any format promptkit reads (see the module docstring)."""
 
-    def __init__(self, path: str | Mapping[str, str], **unused: Any) -> None:
+    def __init__(self, path: str | Mapping[str, str], columns: Sequence[str] | None = None, **unused: Any) -> None:
         if not isinstance(path, (str, Path, Mapping)):
             raise ConfigError(f"path must be a file path or a dict of split name -> file path (got {path!r})", key="path")
+        if columns is not None and (isinstance(columns, str) or not all(isinstance(column, str) for column in columns) or not columns):
+            raise ConfigError(f"columns must be a list of column names, one per CSV field (got {columns!r})", key="columns")
         self.path = path
+        self.columns = tuple(columns) if columns is not None else None
 
     def data_dir(self, base_dir: Path | None) -> Path:
         """The folder relative media paths resolve against: the data file's (the first split's, for several)."""
@@ -94,12 +106,23 @@ class JsonlDataset:
         return _resolve(first, base_dir).parent
 
     def load(self, base_dir: Path | None = None) -> Splits:
+        """The rows by split, read with the progress receiver of the caller (:func:`promptkit.progress.reporting`)."""
+        progress = current_progress()
         if isinstance(self.path, Mapping):
-            return Splits({str(split): read_rows(_resolve(p, base_dir)) for split, p in self.path.items()})
-        return Splits({}, shared=read_rows(_resolve(self.path, base_dir)))
+            files = {str(split): read_file(_resolve(p, base_dir), self.columns, progress) for split, p in self.path.items()}
+            return Splits(
+                {split: rows for split, (rows, _) in files.items()},
+                schemas={split: schema for split, (_, schema) in files.items() if schema is not None},
+            )
+        path = _resolve(self.path, base_dir)
+        splits = read_splits(path, self.columns, progress)
+        if splits is not None:
+            return splits
+        rows, schema = read_file(path, self.columns, progress)
+        return Splits({}, shared=rows, schemas={"train": schema, "test": schema} if schema is not None else {})
 
     def __repr__(self) -> str:
-        return f"JsonlDataset(path={self.path!r})"
+        return f"JsonlDataset(path={self.path!r}{f', columns={list(self.columns)!r}' if self.columns else ''})"
 
 
 def _resolve(path: str | Path, base_dir: Path | None) -> Path:
@@ -119,99 +142,22 @@ def _resolve(path: str | Path, base_dir: Path | None) -> Path:
     raise DatasetError(f"data file {str(path)!r} not found (looked at {', '.join(tried)}); check the dataset's path", file=str(path))
 
 
-def read_rows(path: Path) -> list[Row]:
-    """All rows of a data file; any bad record is an error naming the file and line."""
-    if path.is_dir():
-        raise DatasetError("the data path is a folder; give the path of a .jsonl, .json or .csv file in it", file=str(path))
-    suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        return _read_jsonl(path)
-    if suffix == ".json":
-        return _read_json(path)
-    if suffix == ".csv":
-        return _read_csv(path)
-    raise DatasetError(f"unsupported data file type {suffix!r}; use .jsonl, .json or .csv", file=str(path))
+def read_rows(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> list[Row]:
+    """All rows of a data file (any format of :mod:`promptkit.data.sources`); any bad record is an error naming the file and line."""
+    return open_reader(path, columns, progress).read_all()
 
 
-def _read_text(path: Path) -> str:
-    """The file as UTF-8 text (a BOM is dropped); bytes that are not UTF-8 are an error naming the line."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise DatasetError(f"cannot read the data file: {error.strerror}", file=str(path)) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise DatasetError(f"the file is not valid UTF-8 ({error.reason} at byte {error.start}); save it as UTF-8", file=str(path), line=line) from None
+def read_splits(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> Splits | None:
+    """The splits of a ``DatasetDict.save_to_disk`` folder, or ``None`` if ``path`` is not one."""
+    names = saved_splits(path) if path.is_dir() else None
+    if names is None:
+        return None
+    readers = {name: open_reader(path / name, columns, progress) for name in names}
+    return Splits({name: reader.read_all() for name, reader in readers.items()}, schemas={name: reader.schema for name, reader in readers.items()})
 
 
-def json_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, line) of JSON Lines text: split on ``\\n`` only, a trailing ``\\r`` dropped, blank lines skipped.
-
-    Not ``str.splitlines()``, which also splits at U+2028, U+2029, U+0085 and
-    other characters a JSON string may hold unescaped.
-
-    >>> list(json_lines('{"a": "x\\u2028y"}\\r\\n\\n{}'))
-    [(1, '{"a": "x\\u2028y"}'), (3, '{}')]
-    """
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if line.strip():
-            yield number, line
-
-
-def _read_jsonl(path: Path) -> list[Row]:
-    return _read_jsonl_lines(path, _read_text(path))
-
-
-def _read_jsonl_lines(path: Path, text: str) -> list[Row]:
-    rows: list[Row] = []
-    bad: list[str] = []
-    for number, line in json_lines(text):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            bad.append(f"line {number}: {error.msg} at column {error.colno}")
-            continue
-        if not isinstance(row, dict):
-            bad.append(f"line {number}: expected a JSON object, got {type(row).__name__}")
-            continue
-        rows.append(row)
-    if bad:
-        shown = "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more" if len(bad) > 5 else "")
-        first_line = int(bad[0].split(":")[0].split()[1])
-        raise DatasetError(f"{len(bad)} malformed line(s): {shown}; fix or remove them (one JSON object per line)", file=str(path), line=first_line)
-    return rows
-
-
-def _read_csv(path: Path) -> list[Row]:
-    """Rows of a CSV file with a header line; a row with missing or extra fields is an error naming its line."""
-    with io.StringIO(_read_text(path), newline="") as handle:
-        records = csv.reader(handle)
-        try:
-            header = next(records, [])
-            rows: list[Row] = []
-            for record in records:
-                if not record:
-                    continue
-                if len(record) != len(header):
-                    raise DatasetError(
-                        f"the row has {len(record)} fields but the header has {len(header)} columns; quote fields that contain commas",
-                        file=str(path),
-                        line=records.line_num,
-                    )
-                rows.append(dict(zip(header, record, strict=True)))
-        except csv.Error as error:  # e.g. a field over the csv module's limit (128 KiB)
-            raise DatasetError(f"not valid CSV: {error}; fix the record, or save the data as .jsonl", file=str(path), line=records.line_num) from None
-    return rows
-
-
-def _read_json(path: Path) -> list[Row]:
-    try:
-        data = json.loads(_read_text(path))
-    except json.JSONDecodeError as error:
-        raise DatasetError(f"invalid JSON: {error.msg}", file=str(path), line=error.lineno) from None
-    if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
-        raise DatasetError("a .json data file must hold a list of objects (one per row)", file=str(path))
-    return data
+def read_file(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> tuple[list[Row], Schema | None]:
+    """The rows of one data file and the columns it declares (if its format does)."""
+    reader = open_reader(path, columns, progress)
+    schema = reader.schema
+    return reader.read_all(), schema

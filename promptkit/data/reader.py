@@ -10,6 +10,7 @@ from typing import Any
 
 from promptkit.data.input_template import InputTemplate
 from promptkit.data.protocol import RowText
+from promptkit.data.sources import Schema
 from promptkit.errors import ConfigError, DatasetError, check_keys
 
 __all__ = ["ReaderConfig"]
@@ -83,6 +84,26 @@ class ReaderConfig:
         if self.input_template is None:
             return " ".join(str(row[c]) for c in self.input_columns)
         return self.input_template.text(row)
+
+    def check_schema(self, schema: Schema | None, split: str) -> None:
+        """Every input column and the output column must be among the columns the split's file declares (if it does)."""
+        if schema is None:
+            return
+        for column in self.input_columns + ((self.output_column,) if self.output_column else ()):
+            if column in schema.columns:
+                continue
+            kind = "output_column" if column == self.output_column else "input_columns"
+            shown = ", ".join(repr(name) for name in schema.columns[:12]) + (", …" if len(schema.columns) > 12 else "")
+            fix = (
+                "; if the file has no header line, name its columns in the dataset config: columns=[...]"
+                if schema.where.startswith("the CSV header")
+                else f"; fix reader_cfg.{kind}, or give a file that has the column"
+            )
+            raise DatasetError(
+                f"column {column!r} (reader_cfg.{kind}) of split {split!r} is not in {schema.where}, which has [{shown}]{fix}",
+                file=schema.file,
+                key=column,
+            )
 
     def check_columns(self, rows: Sequence[Row], split: str) -> None:
         """Every input column and the output column must exist in every row."""

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -25,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from promptkit.data.opencompass.columns import from_columns
-from promptkit.errors import ConfigError, DatasetError, MissingDependencyError
+from promptkit.data.sources import ParquetReader
+from promptkit.errors import ConfigError, DatasetError
 
 if TYPE_CHECKING:
     from promptkit.data.opencompass.base import OpenCompassDataset, Rows, SplitRows
@@ -224,14 +224,6 @@ def _typed(texts: list[str]) -> list[Any]:
 
 
 def _parquet_rows(dataset: OpenCompassDataset, file: Path) -> Rows:
-    try:
-        import pyarrow.parquet as parquet  # noqa: PLC0415 (optional, heavy: only for .parquet data)
-    except ImportError:
-        raise MissingDependencyError(
-            f"{type(dataset).__name__}: reading {file.name} needs the package 'pyarrow', which is not installed; "
-            "install it with pip install pyarrow"
-        ) from None
     if not file.exists():
         dataset.text(file)  # the missing-file error, with the data-root hint
-    rows: Rows = parquet.read_table(io.BytesIO(file.read_bytes())).to_pylist()
-    return rows
+    return ParquetReader(file).read_all()

@@ -1,0 +1,112 @@
+"""Columnar data files, read with ``pyarrow`` (``pip install 'promptkit[parquet]'``): Parquet, and Arrow IPC (``.arrow``, ``.feather``).
+
+Parquet is read a row group at a time, in record batches; Arrow IPC files
+(the random-access "file" format, ``.feather`` v2) and streams (the files
+Hugging Face ``datasets`` keeps its tables in) a record batch at a time, from
+a memory map.  The schema is read first, so a missing column is found before
+any row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from promptkit._optional import require
+from promptkit.data.sources.base import FileReader, Row, Schema
+from promptkit.errors import DatasetError
+from promptkit.progress import task
+
+__all__ = ["ArrowReader", "ParquetReader"]
+
+# Rows per record batch read from a Parquet row group.
+_BATCH_ROWS = 4096
+_ARROW_FILE_MAGIC = b"ARROW1"
+
+
+def _pyarrow(path: Path) -> Any:
+    return require("pyarrow", "parquet", f"reading {path.name}")
+
+
+def _unreadable(kind: str, path: Path, error: BaseException, where: str = "") -> DatasetError:
+    return DatasetError(
+        f"not a readable {kind} file{where} ({error}); check that the file was written completely (copy or export it again)",
+        file=str(path),
+    )
+
+
+class ParquetReader(FileReader):
+    """A Parquet file's rows, a record batch at a time (progress in rows)."""
+
+    kind = "Parquet"
+
+    def _file(self) -> Any:
+        pyarrow = _pyarrow(self.path)
+        parquet = require("pyarrow.parquet", "parquet", f"reading {self.path.name}")
+        try:
+            return parquet.ParquetFile(self.path)
+        except (pyarrow.ArrowException, OSError) as error:
+            raise _unreadable(self.kind, self.path, error) from None
+
+    @property
+    def schema(self) -> Schema:
+        return Schema(str(self.path), "the Parquet schema", tuple(self._file().schema_arrow.names))
+
+    def iter_rows(self) -> Iterator[Row]:
+        pyarrow = _pyarrow(self.path)
+        file = self._file()
+        row = 0
+        with task(f"reading {self.path.name}", file.metadata.num_rows, "rows", self.progress) as advance:
+            for group in range(file.num_row_groups):
+                try:
+                    batches = list(file.iter_batches(batch_size=_BATCH_ROWS, row_groups=[group]))
+                except (pyarrow.ArrowException, OSError) as error:
+                    raise _unreadable(self.kind, self.path, error, f" (row group {group}, from row {row})").add_context(row=row) from None
+                for batch in batches:
+                    rows = batch.to_pylist()
+                    yield from rows
+                    row += len(rows)
+                    advance(len(rows))
+
+
+class ArrowReader(FileReader):
+    """An Arrow IPC file or stream's rows, a record batch at a time (progress in rows when the count is known)."""
+
+    kind = "Arrow"
+
+    def _open(self) -> Any:
+        pyarrow = _pyarrow(self.path)
+        try:
+            source = pyarrow.memory_map(str(self.path))
+            if source.read(len(_ARROW_FILE_MAGIC)) == _ARROW_FILE_MAGIC:
+                source.seek(0)
+                return pyarrow.ipc.open_file(source)
+            source.seek(0)
+            return pyarrow.ipc.open_stream(source)
+        except (pyarrow.ArrowException, OSError) as error:
+            raise _unreadable("Arrow IPC", self.path, error) from None
+
+    @property
+    def schema(self) -> Schema:
+        return Schema(str(self.path), "the Arrow schema", tuple(self._open().schema.names))
+
+    def iter_rows(self) -> Iterator[Row]:
+        pyarrow = _pyarrow(self.path)
+        reader = self._open()
+        random_access = hasattr(reader, "num_record_batches")
+        total = sum(reader.get_batch(i).num_rows for i in range(reader.num_record_batches)) if random_access else None
+        batches = (reader.get_batch(i) for i in range(reader.num_record_batches)) if random_access else iter(reader)
+        row = 0
+        with task(f"reading {self.path.name}", total, "rows", self.progress) as advance:
+            while True:
+                try:
+                    batch = next(batches, None)
+                except (pyarrow.ArrowException, OSError) as error:
+                    raise _unreadable("Arrow IPC", self.path, error, f" (after row {row})").add_context(row=row) from None
+                if batch is None:
+                    return
+                rows = batch.to_pylist()
+                yield from rows
+                row += len(rows)
+                advance(len(rows))

@@ -66,9 +66,8 @@ class _TextReader(FileReader):
     def _decoded(self, data: IO[bytes], raw: IO[bytes], advance: Callable[[int], None]) -> Iterator[tuple[int, str]]:
         failures = decompression_errors() if data is not raw else ()
         offset = reported = 0
-        number = 0
         try:
-            for number, chunk in enumerate(data, start=1):  # noqa: B007 (the last number is the line of a decompression error)
+            for number, chunk in enumerate(data, start=1):
                 yield number, _decode(chunk, self.path, number, offset)
                 offset += len(chunk)
                 if number % _REPORT_EVERY == 0:
@@ -76,7 +75,7 @@ class _TextReader(FileReader):
                     advance(position - reported)
                     reported = position
         except failures as error:
-            raise describe(error, self.path).add_context(line=number + 1) from None
+            raise describe(error, self.path) from None
         advance(raw.tell() - reported)
 
 

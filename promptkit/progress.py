@@ -20,12 +20,14 @@ done
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
-__all__ = ["Progress", "current_progress", "reporting", "task"]
+__all__ = ["Progress", "current_progress", "reporting", "task", "tracked"]
+
+_T = TypeVar("_T")
 
 
 @runtime_checkable
@@ -82,3 +84,17 @@ def task(name: str, total: int | None = None, unit: str = "rows", progress: Prog
         yield receiver.advance
     finally:
         receiver.done()
+
+
+def tracked(
+    items: Iterable[_T], name: str, total: int | None, unit: str = "rows", every: int = 256, progress: Progress | None = None
+) -> Iterator[_T]:
+    """``items``, reported as one task to ``progress`` (default: the current receiver), ``every`` items at a time."""
+    with task(name, total, unit, progress) as advance:
+        count = 0
+        for count, item in enumerate(items, start=1):
+            yield item
+            if count % every == 0:
+                advance(every)
+        if count % every:
+            advance(count % every)

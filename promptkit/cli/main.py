@@ -7,12 +7,13 @@ import json
 import logging
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import redirect_stdout
+from contextlib import nullcontext, redirect_stdout
 from pathlib import Path
 from typing import TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
 from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
+from promptkit.cli.progress import TerminalProgress
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
@@ -24,6 +25,7 @@ from promptkit.formats import FORMATS
 from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
+from promptkit.progress import Progress, tracked
 from promptkit.token_counters import HFTokenizer
 
 
@@ -59,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
             metavar="TOKENIZER_JSON",
             help="count tokens with this Hugging Face tokenizer.json (instead of the model config's): enforces max_seq_len, "
             "and preview shows the tokens of each segment",
+        )
+        sub.add_argument(
+            "--quiet", action="store_true", help="no progress bars on stderr (shown when stderr is a terminal); warnings and errors still are"
         )
 
     preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input")
@@ -223,9 +228,11 @@ def parse_indices(spec: str, total: int) -> list[int]:
     return sorted(chosen)
 
 
-def _renderer(dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None) -> Renderer:
+def _renderer(
+    dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None, progress: Progress | None = None
+) -> Renderer:
     token_counter = HFTokenizer(args.tokenizer) if args.tokenizer else None
-    renderer = Renderer(dataset, model, token_counter=token_counter, replies=replies)
+    renderer = Renderer(dataset, model, token_counter=token_counter, replies=replies, progress=progress)
     if replies:
         total = len(renderer)
         beyond = sorted(index for index in replies if index >= total)
@@ -237,14 +244,25 @@ def _renderer(dataset: DatasetSpec, model: Model | None, args: argparse.Namespac
     return renderer
 
 
+def _terminal_progress(args: argparse.Namespace, transient: bool = False) -> TerminalProgress | None:
+    """Bars on stderr when it is a terminal, unless ``--quiet`` or the records themselves go to that terminal."""
+    if args.quiet or not sys.stderr.isatty():
+        return None
+    if args.command == "render" and args.out is None and sys.stdout.isatty():
+        return None
+    return TerminalProgress(transient=transient)
+
+
 def _render(args: argparse.Namespace) -> int:
     replies = load_replies(args.replies) if args.replies else None
     datasets, models = _load(args)
+    progress = _terminal_progress(args)
     if args.out is None:
-        return 1 if _write_records(args, datasets, models, replies, sys.stdout) else 0
+        with progress or nullcontext():
+            return 1 if _write_records(args, datasets, models, replies, sys.stdout, progress) else 0
     refuse_overwrite(args.out, _inputs(args, datasets, models))
-    with AtomicFile(args.out) as out:
-        _write_records(args, datasets, models, replies, out)
+    with AtomicFile(args.out) as out, progress or nullcontext():
+        _write_records(args, datasets, models, replies, out, progress)
     return 0
 
 
@@ -254,6 +272,7 @@ def _write_records(
     models: list[Model | None],
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
+    progress: Progress | None,
 ) -> int:
     """Each prompt's record, one JSON line each, written as it is rendered; how many datasets failed (each reported).
 
@@ -263,7 +282,7 @@ def _write_records(
     failed = 0
     for dataset, model in _pairs(datasets, models):
         try:
-            _write_dataset(args, dataset, model, replies, out)
+            _write_dataset(args, dataset, model, replies, out, progress)
         except DatasetError as error:
             if args.debug or args.out is not None:
                 raise
@@ -273,14 +292,20 @@ def _write_records(
 
 
 def _write_dataset(
-    args: argparse.Namespace, dataset: DatasetSpec, model: Model | None, replies: dict[int, list[str]] | None, out: TextIO | AtomicFile
+    args: argparse.Namespace,
+    dataset: DatasetSpec,
+    model: Model | None,
+    replies: dict[int, list[str]] | None,
+    out: TextIO | AtomicFile,
+    progress: Progress | None,
 ) -> None:
-    renderer = _renderer(dataset, model, args, replies)
+    renderer = _renderer(dataset, model, args, replies, progress)
     try:
         indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
     except PromptkitError as error:
         raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
-    for index in _progress(indices, f"{dataset.abbr}", enabled=bool(args.out)):
+    renderer.ice_indices  # noqa: B018 (shots picked now, so that their progress is not counted as rendering)
+    for index in tracked(indices, f"rendering {dataset.abbr}", len(indices), every=1, progress=progress):
         for prompt in renderer.render(index):
             record = prompt.to_record()
             if args.spans:
@@ -294,26 +319,16 @@ def _write_dataset(
     renderer.report()
 
 
-def _progress(indices: Sequence[int] | range, label: str, enabled: bool) -> Iterator[int]:
-    """Yield ``indices``, with a progress bar on a terminal's stderr when writing to a file."""
-    if not (enabled and sys.stderr.isatty()):
-        yield from indices
-        return
-    from rich.console import Console
-    from rich.progress import track
-
-    yield from track(indices, description=f"rendering {label}", console=Console(stderr=True))
-
-
 def _preview(args: argparse.Namespace) -> int:
     force = {"always": True, "never": False}.get(args.color)
     replies = load_replies(args.replies) if args.replies else None
     if args.count < 1:
         raise ConfigError(f"--count must be at least 1 (got {args.count})")
     failed = 0
+    progress = _terminal_progress(args, transient=True)
     for dataset, model in _pairs(*_load(args)):
         try:
-            _preview_dataset(args, dataset, model, replies, force)
+            _preview_dataset(args, dataset, model, replies, force, progress)
         except DatasetError as error:  # a dataset whose rows cannot be read: reported, and the others still shown
             if args.debug:
                 raise
@@ -323,12 +338,17 @@ def _preview(args: argparse.Namespace) -> int:
 
 
 def _preview_dataset(
-    args: argparse.Namespace, dataset: DatasetSpec, model: Model | None, replies: dict[int, list[str]] | None, force: bool | None
+    args: argparse.Namespace,
+    dataset: DatasetSpec,
+    model: Model | None,
+    replies: dict[int, list[str]] | None,
+    force: bool | None,
+    progress: TerminalProgress | None,
 ) -> None:
     from promptkit.cli.preview import show
 
     # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
-    renderer = _renderer(dataset, model, args, replies if replies is not None else {})
+    renderer = _renderer(dataset, model, args, replies if replies is not None else {}, progress)
     total = len(renderer)
     if not 0 <= args.index < total:
         raise ConfigError(
@@ -337,6 +357,7 @@ def _preview_dataset(
             dataset=dataset.abbr,
         )
     stop = min(args.index + args.count, total)
+    renderer.ice_indices  # noqa: B018 (shots picked, with their progress, before the preview is drawn)
     show(renderer, range(args.index, stop), config=Path(args.dataset_config), force_color=force)
 
 

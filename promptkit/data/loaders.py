@@ -152,8 +152,11 @@ def read_splits(path: Path, columns: Sequence[str] | None = None, progress: Prog
     names = saved_splits(path) if path.is_dir() else None
     if names is None:
         return None
-    readers = {name: open_reader(path / name, columns, progress) for name in names}
-    return Splits({name: reader.read_all() for name, reader in readers.items()}, schemas={name: reader.schema for name, reader in readers.items()})
+    files = {name: read_file(path / name, columns, progress) for name in names}
+    return Splits(
+        {name: rows for name, (rows, _) in files.items()},
+        schemas={name: schema for name, (_, schema) in files.items() if schema is not None},
+    )
 
 
 def read_file(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> tuple[list[Row], Schema | None]:

@@ -22,6 +22,7 @@ import numpy as np
 from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
+from promptkit.progress import tracked
 from promptkit.retrievers._ranking import top_k
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers._text import tokenize
@@ -104,7 +105,7 @@ class BM25Retriever(Retriever):
         index = self._index(pool, reader)
         selection = self.selection.bind(pool, reader)
         picked = []
-        for position, row in enumerate(queries):
+        for position, row in enumerate(tracked(queries, "picking shots (BM25)", len(queries), every=16)):
             allowed = selection.allowed(row, position)
             banned = selection.leaks(row)
             scores = index.scores(self.tokenizer(reader.input_text(row)))
@@ -117,7 +118,7 @@ class BM25Retriever(Retriever):
     def _index(self, pool: Sequence[Mapping[str, Any]], reader: ReaderConfig) -> BM25Index:
         """The pool's index, built once per pool (``Renderer.render_row`` retrieves for one row at a time)."""
         if self._indexed is None or self._indexed[0] is not pool or self._indexed[1] != reader:
-            corpus = [self.tokenizer(reader.input_text(row)) for row in pool]
+            corpus = [self.tokenizer(reader.input_text(row)) for row in tracked(pool, "indexing the pool (BM25)", len(pool))]
             if not any(corpus):
                 raise RetrieverError(
                     f"no row of the train split {reader.train_split!r} has a word to index: its input columns "

@@ -22,6 +22,7 @@ import numpy as np
 
 from promptkit._optional import require
 from promptkit.errors import RetrieverError
+from promptkit.progress import task
 
 __all__ = ["EmbeddingCache", "Embedder", "SentenceTransformerEmbedder", "embed_texts"]
 
@@ -131,10 +132,16 @@ def _read_shard(shard: Path) -> dict[bytes, np.ndarray]:
 
 
 def embed_texts(embedder: Embedder, texts: list[str], cache: EmbeddingCache | None = None, name: str | None = None) -> np.ndarray:
-    """``embedder(texts)``, shape-checked and L2-normalised (float32); through ``cache`` when given."""
+    """``embedder(texts)``, shape-checked and L2-normalised (float32); through ``cache`` when given.
+
+    The texts it embeds are reported to the current progress receiver (:mod:`promptkit.progress`) as one task.
+    """
 
     def compute(batch: list[str]) -> np.ndarray:
-        vectors = np.asarray(embedder(batch), dtype=np.float32)
+        # One call of the embedder for all texts: it batches them itself (and splitting would change its batches).
+        with task(f"embedding {len(batch)} texts", len(batch), "texts") as advance:
+            vectors = np.asarray(embedder(batch), dtype=np.float32)
+            advance(len(batch))
         if vectors.ndim != 2 or vectors.shape[0] != len(batch) or vectors.shape[1] == 0:
             raise RetrieverError(
                 f"the embedder returned an array of shape {vectors.shape} for {len(batch)} texts; it must return one vector per "

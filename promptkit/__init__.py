@@ -6,7 +6,7 @@ The pipeline, one stage per package::
      └────────────prompt_template (+ shots)─────► str | PromptList
                         model meta template ────► completion string | chat messages
 
-* ``promptkit.data`` — rows from files, ``reader_cfg``;
+* ``promptkit.data`` — rows from files (``promptkit.data.sources``: one reader per format), ``reader_cfg``, progress reports;
 * ``promptkit.formats`` — community dataset formats, validated record by record;
 * ``promptkit.retrievers`` — which rows become shots;
 * ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
@@ -23,6 +23,8 @@ from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
 from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
+from promptkit.data.progress import Progress
+from promptkit.data.sources import RowReader, open_reader
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -99,6 +101,7 @@ __all__ = [
     "MultiTurnPromptTemplate",
     "PPLInferencer",
     "Part",
+    "Progress",
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
@@ -109,6 +112,7 @@ __all__ = [
     "Retriever",
     "RetrieverError",
     "RoleItem",
+    "RowReader",
     "RowsDataset",
     "SlidingWindowRetriever",
     "Span",
@@ -128,5 +132,6 @@ __all__ = [
     "load_datasets",
     "load_models",
     "load_replies",
+    "open_reader",
     "validate_file",
 ]

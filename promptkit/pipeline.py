@@ -25,6 +25,7 @@ from promptkit.config.loader import DatasetSpec
 from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
 from promptkit.conversation import Conversation
 from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
+from promptkit.data.progress import Progress, reporting, task
 from promptkit.data.reader import apply_range
 from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
@@ -32,7 +33,6 @@ from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segme
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
-from promptkit.progress import Progress, reporting, task
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
@@ -139,7 +139,7 @@ class Renderer:
         progress: Progress | None = None,
     ) -> None:
         self.dataset = dataset
-        #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.progress`); ``None``: no reports.
+        #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.data.progress`); ``None``: no reports.
         self.progress = progress
         self.model = model
         self._final_model = model if model is not None else CompletionModel(abbr=None)

@@ -20,12 +20,12 @@ from promptkit.cli.validate import run as run_validate
 from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
+from promptkit.data.progress import Progress, tracked
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
 from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
-from promptkit.progress import Progress, tracked
 from promptkit.token_counters import HFTokenizer
 
 

@@ -1,4 +1,4 @@
-"""Progress bars on a terminal's stderr: the CLI's receiver of :mod:`promptkit.progress` reports, drawn with rich.
+"""Progress bars on a terminal's stderr: the CLI's receiver of :mod:`promptkit.data.progress` reports, drawn with rich.
 
 Each task is a line with its bar, count, rate and time left; nested tasks
 (embedding while picking shots) show beneath the task that opened them.  The
@@ -44,7 +44,7 @@ class _Rate(ProgressColumn):
 
 
 class TerminalProgress:
-    """A :class:`promptkit.progress.Progress` that draws bars on ``console`` (default: stderr)."""
+    """A :class:`promptkit.data.progress.Progress` that draws bars on ``console`` (default: stderr)."""
 
     def __init__(self, console: Console | None = None, transient: bool = False) -> None:
         self.console = console or Console(stderr=True)

@@ -32,8 +32,8 @@ from typing import Any, TypeVar
 from promptkit.config.engine_imports import Foreign, installed
 from promptkit.data.loaders import Splits, read_file, read_splits
 from promptkit.data.opencompass import DATA_ROOT_ENV
+from promptkit.data.progress import current_progress
 from promptkit.errors import ConfigError, DatasetError
-from promptkit.progress import current_progress
 
 __all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from promptkit.data.progress import Progress, current_progress
 from promptkit.data.sources import Schema, json_lines, open_reader, saved_splits
 from promptkit.errors import ConfigError, DatasetError
-from promptkit.progress import Progress, current_progress
 
 __all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_file", "read_rows", "read_splits"]
 
@@ -106,7 +106,7 @@ class JsonlDataset:
         return _resolve(first, base_dir).parent
 
     def load(self, base_dir: Path | None = None) -> Splits:
-        """The rows by split, read with the progress receiver of the caller (:func:`promptkit.progress.reporting`)."""
+        """The rows by split, read with the progress receiver of the caller (:func:`promptkit.data.progress.reporting`)."""
         progress = current_progress()
         if isinstance(self.path, Mapping):
             files = {str(split): read_file(_resolve(p, base_dir), self.columns, progress) for split, p in self.path.items()}

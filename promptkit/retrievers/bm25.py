@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from promptkit._optional import require
+from promptkit.data.progress import tracked
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
-from promptkit.progress import tracked
 from promptkit.retrievers._ranking import top_k
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers._text import tokenize

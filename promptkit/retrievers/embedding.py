@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from promptkit._optional import require
+from promptkit.data.progress import task
 from promptkit.errors import RetrieverError
-from promptkit.progress import task
 
 __all__ = ["EmbeddingCache", "Embedder", "SentenceTransformerEmbedder", "embed_texts"]
 
@@ -134,7 +134,7 @@ def _read_shard(shard: Path) -> dict[bytes, np.ndarray]:
 def embed_texts(embedder: Embedder, texts: list[str], cache: EmbeddingCache | None = None, name: str | None = None) -> np.ndarray:
     """``embedder(texts)``, shape-checked and L2-normalised (float32); through ``cache`` when given.
 
-    The texts it embeds are reported to the current progress receiver (:mod:`promptkit.progress`) as one task.
+    The texts it embeds are reported to the current progress receiver (:mod:`promptkit.data.progress`) as one task.
     """
 
     def compute(batch: list[str]) -> np.ndarray:

@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from promptkit.data.progress import Progress
 from promptkit.data.sources.arrow import ArrowReader, ParquetReader
 from promptkit.data.sources.base import FileReader, RowReader, Schema
 from promptkit.data.sources.compression import SUFFIXES, split_suffix
 from promptkit.data.sources.hf import SavedDatasetReader, is_saved_dataset, saved_splits
 from promptkit.data.sources.text import CsvReader, JsonLinesReader, JsonReader, json_lines
 from promptkit.errors import ConfigError, DatasetError
-from promptkit.progress import Progress
 
 __all__ = [
     "KNOWN_SUFFIXES",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from promptkit.progress import Progress
+from promptkit.data.progress import Progress
 
 __all__ = ["FileReader", "RowReader", "Schema"]
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from promptkit._optional import require
+from promptkit.data.progress import task
 from promptkit.data.sources.base import FileReader, Row, Schema
 from promptkit.errors import DatasetError
-from promptkit.progress import task
 
 __all__ = ["SavedDatasetReader", "is_saved_dataset", "saved_splits"]
 

@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
+from promptkit.data.progress import Progress, task
 from promptkit.data.sources.base import FileReader, Row, Schema
 from promptkit.data.sources.compression import decompression_errors, describe, open_binary
 from promptkit.errors import DatasetError
-from promptkit.progress import Progress, task
 
 __all__ = ["CsvReader", "JsonLinesReader", "JsonReader", "json_lines"]
 

@@ -65,7 +65,8 @@ def open_reader(path: Path, columns: Sequence[str] | None = None, progress: Prog
                 file=str(path),
             )
         else:
-            raise DatasetError(f"the data path is a folder; give the path of a data file in it ({_KNOWN})", file=str(path))
+            # The common case: a folder of text files was given instead of one of them.
+            raise DatasetError("the data path is a folder; give the path of a .jsonl, .json or .csv file in it", file=str(path))
         return _no_columns(reader, columns)
     suffix, compression = split_suffix(path)
     if suffix in _TEXT:

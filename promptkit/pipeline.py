@@ -355,9 +355,9 @@ class Renderer:
     def _plan(self, dialogue: Dialogue, row: Row, index: int) -> Turns:
         """The turns a row renders: the template counts them (its errors name the row), the dialogue picks them."""
         with self._where.at(index):
-            turns = dialogue.template.count_turns(row)
+            count = dialogue.template.count_turns(row)
         with self._where:
-            return dialogue.turns(index, turns, self.replies)
+            return dialogue.turns(index, count, self.replies)
 
     # -- one row's prompts ------------------------------------------------------------
     def _render(self, row: Row, index: int, ice_idx: Sequence[int], turns: Turns | None = None) -> list[RenderedPrompt]:

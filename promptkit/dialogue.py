@@ -71,16 +71,16 @@ class Dialogue:
         #: Whether a prompt records its turn (``False``: a plain GenInferencer's one prompt per row, as AISBench records it).
         self.numbered = numbered
 
-    def conversation_length(self, turns: int) -> int:
-        """How many prompts a conversation over a row of ``turns`` turns has."""
-        return 1 if self.infer_mode == "last" else turns
+    def conversation_length(self, count: int) -> int:
+        """How many prompts a conversation over a row of ``count`` turns has."""
+        return 1 if self.infer_mode == "last" else count
 
-    def turns(self, index: int, turns: int, replies: Mapping[int, Sequence[str]] | None) -> Turns:
-        """The turns test row ``index`` (of ``turns`` turns) renders, given the replies of every row (``every`` mode)."""
+    def turns(self, index: int, count: int, replies: Mapping[int, Sequence[str]] | None) -> Turns:
+        """The turns test row ``index`` (of ``count`` turns) renders, given the replies of every row (``every`` mode)."""
         if self.infer_mode == "last":
-            return (turns - 1,), None
+            return (count - 1,), None
         if self.infer_mode == "every_with_gt":
-            return range(turns), None
+            return range(count), None
         if replies is None:
             raise ConfigError(
                 "infer_mode='every' fills each turn's history with the model's own replies, and none were given: pass "
@@ -89,10 +89,10 @@ class Dialogue:
                 key="replies",
             )
         given = list(replies.get(index, ()))
-        if len(given) > turns:
-            raise ConfigError(f"row {index} has {turns} turns but {len(given)} replies", key="replies")
+        if len(given) > count:
+            raise ConfigError(f"row {index} has {count} turns but {len(given)} replies", key="replies")
         # The reply to the last turn (a finished run's output has it) feeds no prompt.
-        return range(min(len(given) + 1, turns)), given
+        return range(min(len(given) + 1, count)), given
 
     def turn(self, turn: int, replies: Sequence[str]) -> Turns | None:
         """The one turn a conversation asks for, after ``replies``; ``None`` in ``last`` mode (the row's one prompt)."""

@@ -364,9 +364,9 @@ class Renderer:
     def _plan(self, dialogue: Dialogue, row: Row, index: int) -> Turns:
         """The turns a row renders: the template counts them (its errors name the row), the dialogue picks them."""
         with self._where.at(index):
-            turns = dialogue.template.count_turns(row)
+            count = dialogue.template.count_turns(row)
         with self._where:
-            return dialogue.turns(index, turns, self.replies)
+            return dialogue.turns(index, count, self.replies)
 
     # -- one row's prompts ------------------------------------------------------------
     def _render(self, row: Row, index: int, ice_idx: Sequence[int], turns: Turns | None = None) -> list[RenderedPrompt]:
@@ -407,18 +407,16 @@ class Renderer:
                 out = [self._prompt(index, "gen", rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
             else:
                 # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
-                fitted = []
                 shots = list(ice_idx)
+                out = []
                 for label in labels:
                     rendered, shots, over = self._fit(row, shots, label)
-                    fitted.append((label, rendered, shots, over))
-                out = []
-                truncated = len(shots) < len(ice_idx)
-                for label, rendered, used, over in fitted:
+                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over))
+                for k, prompt in enumerate(out):
                     # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
-                    if len(used) != len(shots):
-                        rendered = self._render_once(row, shots, label)
-                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, truncated, over))
+                    if len(prompt.ice_idx) != len(shots):
+                        label = prompt.label
+                        out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)
                 label = None
             calib = self._calib_row(row) if self._calib_row is not None else None
             if calib is not None:

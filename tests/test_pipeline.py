@@ -279,6 +279,22 @@ def test_an_error_scoring_a_label_names_the_row_and_the_label(make_renderer):
         make_renderer(ROWS, infer, train_rows=POOL).render(1)
 
 
+
+def test_ppl_labels_share_the_fewest_shots_any_label_fits_with(make_renderer):
+    """Under max_seq_len every label's prompt keeps the shots of the longest one: the shorter label is rendered again with them."""
+    infer = dict(
+        ice_template=dict(type="PromptTemplate", template="{question} {answer}"),
+        prompt_template=dict(type="PromptTemplate", template={"A": "</E>{question} A", "B": "</E>{question} B b b"}, ice_token="</E>"),
+        retriever=dict(type="FixKRetriever", fix_id_list=[0, 1, 2]),
+        inferencer=dict(type="PPLInferencer"),
+    )
+    model = dict(abbr="m", type="CompletionModel", max_seq_len=7, token_counter="whitespace")
+    prompts = make_renderer(ROWS[:1], infer, train_rows=POOL[:3], model=model).render(0)
+    assert [(p.label, p.prompt, p.ice_idx, p.truncated) for p in prompts] == [
+        ("A", "s0 b0\nq0 A", [0], True),
+        ("B", "s0 b0\nq0 B b b", [0], True),
+    ]
+
 class HookedRows(RowsDataset):
     """A dataset of one's own with both hooks: a calibration row, and a chat request's tools."""
 

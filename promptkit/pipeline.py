@@ -400,7 +400,7 @@ class Renderer:
             request = self._request(row)
             if labels is None:
                 rendered, shots, over = self._fit(row, list(ice_idx), None)
-                out = [self._prompt(index, "gen", rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
+                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
             else:
                 # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
                 fitted = []

@@ -148,9 +148,14 @@ class Renderer:
         with self._where:
             # The inferencer picks the template (OpenCompass's rule: the prompt_template, else the ice_template).
             template = self.inferencer.select_template(dataset.prompt_template, dataset.ice_template, dataset.reader)
-            self.inferencer.check_model(self._final_model.kind)
             self._dialogue: Dialogue | None = dialogue_for(template, self.inferencer)
         self.template: Template = template
+        #: Why the inferencer cannot run with this model, raised when a prompt is asked for (the renderer itself still answers len(), labels, …).
+        self._refusal: PromptkitError | None = None
+        try:
+            self.inferencer.check_model(self._final_model.kind)
+        except PromptkitError as error:
+            self._refusal = self._where.attach(error)
         # A template written as chat messages reaches a chat model as written, past its meta template.
         self._chat_messages = template.chat_messages if isinstance(template, ChatMessagesTemplate) and self._final_model.kind == "chat" else None
         #: How a dialogue's turns become prompts (``'every'``, ``'every_with_gt'``, ``'last'``); ``None`` unless the template is multi-turn.
@@ -372,6 +377,8 @@ class Renderer:
         This is where a row's errors get their location (config, dataset, model, row, label): one handler around the
         row's work, free until something raises, where a ``with`` block would cost a tenth of a simple prompt.
         """
+        if self._refusal is not None:
+            raise self._refusal
         dialogue = self._dialogue
         if dialogue is not None and turns is None:
             turns = self._plan(dialogue, row, index)

@@ -29,13 +29,13 @@ from typing import Any
 
 import promptkit.data
 import promptkit.formats
+import promptkit.inferencers
 import promptkit.retrievers
 import promptkit.templates
 from promptkit import models
 from promptkit.data.opencompass import OPENCOMPASS_DATASETS
 from promptkit.data.protocol import Dataset
 from promptkit.errors import ConfigError, did_you_mean
-import promptkit.inferencers
 from promptkit.inferencers import Inferencer
 from promptkit.meta_templates.protocol import Model
 from promptkit.retrievers.base import Retriever

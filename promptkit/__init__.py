@@ -9,7 +9,7 @@ The pipeline, one stage per package::
 * ``promptkit.data`` — rows from files (``promptkit.data.sources``: one reader per format), ``reader_cfg``, progress reports;
 * ``promptkit.formats`` — community dataset formats, validated record by record;
 * ``promptkit.retrievers`` — which rows become shots;
-* ``promptkit.templates`` — ``PromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
+* ``promptkit.templates`` — ``PromptTemplate``, ``RawPromptTemplate``, ``MultiTurnPromptTemplate``, ``MMPromptTemplate``, ``JinjaPromptTemplate``;
 * ``promptkit.promptlist`` — the ``PromptList`` intermediate (``promptkit.parts``: multimodal content parts);
 * ``promptkit.media`` — the dataset's media policy (keep, resolve or inline files, with Pillow);
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
@@ -43,7 +43,20 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
-from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.inferencers import (
+    ChatInferencer,
+    CLPInferencer,
+    GenInferencer,
+    InferencePPLOnlyInferencer,
+    Inferencer,
+    LLInferencer,
+    LMMGenInferencer,
+    MultiTurnGenInferencer,
+    PPLInferencer,
+    PPLOnlyInferencer,
+    SCInferencer,
+    SWCELossInferencer,
+)
 from promptkit.media import MediaPolicy
 from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
@@ -64,7 +77,7 @@ from promptkit.retrievers import (
     ZeroRetriever,
 )
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
-from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate
+from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 
 __version__ = "0.1.0"
@@ -73,6 +86,8 @@ __all__ = [
     "AdapterDataset",
     "BM25Retriever",
     "BoundChatTemplate",
+    "CLPInferencer",
+    "ChatInferencer",
     "ChatModel",
     "ChatTemplate",
     "ChatTemplateModel",
@@ -85,9 +100,12 @@ __all__ = [
     "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
+    "InferencePPLOnlyInferencer",
     "Inferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
+    "LLInferencer",
+    "LMMGenInferencer",
     "MDLRetriever",
     "MMPromptTemplate",
     "Marker",
@@ -100,12 +118,14 @@ __all__ = [
     "MultiTurnGenInferencer",
     "MultiTurnPromptTemplate",
     "PPLInferencer",
+    "PPLOnlyInferencer",
     "Part",
     "Progress",
     "PromptList",
     "PromptTemplate",
     "PromptkitError",
     "RandomRetriever",
+    "RawPromptTemplate",
     "ReaderConfig",
     "RenderedPrompt",
     "Renderer",
@@ -114,6 +134,8 @@ __all__ = [
     "RoleItem",
     "RowReader",
     "RowsDataset",
+    "SCInferencer",
+    "SWCELossInferencer",
     "SlidingWindowRetriever",
     "Span",
     "StandardSampleDataset",

@@ -36,7 +36,7 @@ from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInp
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
-from promptkit.templates.protocol import Template
+from promptkit.templates.protocol import ChatMessagesTemplate, Template
 
 __all__ = ["RenderedPrompt", "Renderer"]
 
@@ -148,12 +148,20 @@ class Renderer:
         self._where = _Where(dict(config=str(config) if config else None, dataset=dataset.abbr, model=self._model_abbr))
         self.inferencer = dataset.inferencer
         self.output_column = dataset.reader.output_column
-        template = dataset.prompt_template or dataset.ice_template
-        assert template is not None, "the config loader refuses an infer_cfg with neither template"
-        self.template: Template = template
         self.replies = replies
         with self._where:
+            # The inferencer picks the template (OpenCompass's rule: the prompt_template, else the ice_template).
+            template = self.inferencer.select_template(dataset.prompt_template, dataset.ice_template, dataset.reader)
             self._dialogue: Dialogue | None = dialogue_for(template, self.inferencer)
+        self.template: Template = template
+        #: Why the inferencer cannot run with this model, raised when a prompt is asked for (the renderer itself still answers len(), labels, …).
+        self._refusal: PromptkitError | None = None
+        try:
+            self.inferencer.check_model(self._final_model.kind)
+        except PromptkitError as error:
+            self._refusal = self._where.attach(error)
+        # A template written as chat messages reaches a chat model as written, past its meta template.
+        self._chat_messages = template.chat_messages if isinstance(template, ChatMessagesTemplate) and self._final_model.kind == "chat" else None
         #: How a dialogue's turns become prompts (``'every'``, ``'every_with_gt'``, ``'last'``); ``None`` unless the template is multi-turn.
         self.infer_mode = self._dialogue.infer_mode if self._dialogue is not None else None
         multimodal = self.template.is_multimodal or (dataset.ice_template is not None and dataset.ice_template.is_multimodal)
@@ -223,13 +231,15 @@ class Renderer:
 
     @cached_property
     def ice_indices(self) -> list[list[int]]:
-        """The shots picked for each test row."""
+        """The shots picked for each test row (none when the inferencer uses no shots)."""
+        if not self.inferencer.uses_shots:
+            return [[] for _ in self.test_rows]
         with self._where, reporting(self.progress):
             return self.dataset.retriever.retrieve(self.pool, self.test_rows, self.dataset.reader)
 
     @cached_property
     def _shots(self) -> ShotRenderer | None:
-        if self.dataset.ice_template is None:
+        if self.dataset.ice_template is None or not self.inferencer.uses_shots:
             return None
         retriever = self.dataset.retriever
         return ShotRenderer(
@@ -376,11 +386,13 @@ class Renderer:
         This is where a row's errors get their location (config, dataset, model, row, label): one handler around the
         row's work, free until something raises, where a ``with`` block would cost a tenth of a simple prompt.
         """
+        if self._refusal is not None:
+            raise self._refusal
         dialogue = self._dialogue
         if dialogue is not None and turns is None:
             turns = self._plan(dialogue, row, index)
         guard = self._guard
-        labels = self.labels if self.mode == "ppl" else None
+        labels = self.labels if self.inferencer.scores_labels else None
         label: Hashable | None = None
         try:
             # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
@@ -401,10 +413,10 @@ class Renderer:
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
                 return out
-            request = self._request_fields(row, self._final_model.kind) if self._request_fields is not None else None
+            request = self._request(row)
             if labels is None:
                 rendered, shots, over = self._fit(row, list(ice_idx), None)
-                out = [self._prompt(index, "gen", rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
+                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
             else:
                 # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
                 shots = list(ice_idx)
@@ -429,6 +441,14 @@ class Renderer:
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None
+
+    def _request(self, row: Row) -> dict[str, Any] | None:
+        """What the row's requests carry besides the prompt: the inferencer's fields, then the dataset's."""
+        fields = self.inferencer.request_fields(row, self.test_rows)
+        if self._request_fields is None:
+            return fields
+        dataset = self._request_fields(row, self._final_model.kind)
+        return dataset if fields is None else {**fields, **(dataset or {})}
 
     def _prompt(
         self,
@@ -483,7 +503,7 @@ class Renderer:
             return None
         # Meta templates only add text around the shots; a chat template may trim or drop some (see ShotFitter).
         additive = isinstance(self._final_model, (CompletionModel, ChatModel))
-        return ShotFitter(self.max_seq_len, self._shot_tokens, additive)
+        return ShotFitter(self.max_seq_len - self.inferencer.reserved_tokens, self._shot_tokens, additive)
 
     def token_segments(self, prompt: RenderedPrompt) -> TokenSegments | None:
         """Tokens of a rendered prompt: total, system, each shot, the rest (None without a token counter)."""
@@ -516,6 +536,8 @@ class Renderer:
             prompt = self._dialogue.template.render_turn(row, turn[0], ice, masked=self.output_column, mask_value=mask_value, replies=turn[1])
         if self._media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
             prompt = self._media.apply(prompt)
+        if self._chat_messages is not None:
+            return prompt, self._chat_messages(prompt), None
         if self._collects_media:
             final, media = self._final_model.render_with_media(prompt, self.mode)
             return prompt, final, media
@@ -525,7 +547,8 @@ class Renderer:
         if ice_idx:
             self._check_shots(ice_idx)
         if self._shots is None:
-            return self.dataset.retriever.ice_eos_token
+            # OpenCompass's inferencers that use no shots pass an empty ice.
+            return self.dataset.retriever.ice_eos_token if self.inferencer.uses_shots else ""
         return self._shots.render(ice_idx)
 
     def _check_shots(self, ice_idx: list[int]) -> None:

@@ -29,18 +29,19 @@ from typing import Any
 
 import promptkit.data
 import promptkit.formats
+import promptkit.inferencers
 import promptkit.retrievers
 import promptkit.templates
 from promptkit import models
 from promptkit.data.opencompass import OPENCOMPASS_DATASETS
 from promptkit.data.protocol import Dataset
 from promptkit.errors import ConfigError, did_you_mean
-from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
+from promptkit.inferencers import Inferencer
 from promptkit.meta_templates.protocol import Model
 from promptkit.retrievers.base import Retriever
 from promptkit.templates.protocol import Template
 
-__all__ = ["PLUGIN_GROUP", "REGISTRY", "implements", "lacking", "resolve_type"]
+__all__ = ["OUT_OF_SCOPE", "PLUGIN_GROUP", "REGISTRY", "implements", "lacking", "resolve_type"]
 
 #: The entry-point group third-party packages register their classes in.
 PLUGIN_GROUP = "promptkit.plugins"
@@ -120,17 +121,35 @@ def _modules(*packages: ModuleType) -> Iterator[ModuleType]:
 REGISTRY: dict[str, dict[str, type]] = {
     "template": _discovered("template", promptkit.templates),
     "retriever": _discovered("retriever", promptkit.retrievers),
-    "inferencer": {"GenInferencer": GenInferencer, "PPLInferencer": PPLInferencer, "MultiTurnGenInferencer": MultiTurnGenInferencer},
+    # Every concrete inferencer promptkit.inferencers exports (its base class is no config's type).
+    "inferencer": {name: cls for name, cls in _discovered("inferencer", exported=(promptkit.inferencers,)).items() if cls is not Inferencer},
     # Dataset formats (promptkit.formats): validated records, their own shots, default templates when infer_cfg is omitted.
     "dataset": _discovered("dataset", promptkit.data, exported=(promptkit.formats,)),
     "model": {name: getattr(models, name) for name in models.__all__},
 }
 REGISTRY["dataset"].update(OPENCOMPASS_DATASETS)  # OpenCompass's dataset classes, read natively (promptkit.data.opencompass)
 
+#: kind -> {name -> why promptkit cannot build it}: classes of real configs whose prompts only exist with a model in the loop.
+OUT_OF_SCOPE: dict[str, dict[str, str]] = {
+    "inferencer": {
+        name: f"{name} {what}, so its prompts depend on the model's replies and cannot be rendered ahead of time; promptkit "
+        "renders no prompts for it (render the dataset with GenInferencer to see its first prompts)"
+        for name, what in (
+            ("AgentInferencer", "runs a tool-using agent: each next prompt holds the model's last reply and the tools' results"),
+            ("AttackInferencer", "rewrites each prompt adversarially, searching with the model's answers"),
+            ("ToTInferencer", "searches a tree of thoughts: each prompt extends thoughts the model generated and scored"),
+        )
+    },
+}
+
 
 def resolve_type(value: Any, kind: str, key: str) -> type:
     """The class ``value`` names for a config of ``kind`` ('template', 'retriever', …)."""
     known = REGISTRY[kind]
+    refused = OUT_OF_SCOPE.get(kind, {})
+    given = value.__name__ if isinstance(value, type) else value.rsplit(".", 1)[-1] if isinstance(value, str) and ":" not in value else None
+    if given in refused and not (isinstance(value, type) and implements(value, kind)):
+        raise ConfigError(refused[given], key=key)
     if isinstance(value, type):
         # Another framework's class of the same name (OpenCompass's own PromptTemplate) stands for promptkit's.
         if not implements(value, kind) and value.__name__ in known:

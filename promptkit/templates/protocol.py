@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from promptkit.promptlist import PromptList
 
-__all__ = ["DialogueTemplate", "Prompt", "Template"]
+__all__ = ["ChatMessagesTemplate", "DialogueTemplate", "Prompt", "Template"]
 
 #: A rendered prompt: a string (string templates) or a PromptList (chat templates).
 Prompt = str | PromptList
@@ -89,4 +89,14 @@ class DialogueTemplate(Template, Protocol):
         replies: Sequence[str] | None = None,
     ) -> PromptList:
         """The prompt of ``turn`` (0-based): earlier turns with the ground truth, or with the model's ``replies``."""
+        ...
+
+
+@runtime_checkable
+class ChatMessagesTemplate(Template, Protocol):
+    """A template written as chat messages, which a chat model receives as written, past its meta template
+    (``RawPromptTemplate``, as OpenCompass's API models receive it)."""
+
+    def chat_messages(self, prompt: Prompt) -> list[dict[str, Any]]:
+        """The OpenAI-style messages of a prompt this template rendered."""
         ...

@@ -38,6 +38,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from reference_rows import RowsError, load_jsonl, write_jsonl  # noqa: E402  (tools/, shared with the other harness)
 from ais_bench.benchmark.datasets.base import BaseDataset
 from ais_bench.benchmark.models import APITemplateParser
+# Registers LMMGenInferencer, which the icl_inferencer package does not import.
+from ais_bench.benchmark.openicl.icl_inferencer import icl_lmm_gen_inferencer  # noqa: F401,E402
 from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS
 from mmengine.config import Config
 

@@ -6,13 +6,15 @@ Run it with the interpreter of the scratch venv built by ``setup_venv.sh``::
         tests/parity/configs/datasets/string_fixk_gen.py \\
         --model tests/parity/configs/models/internlm_chat.py --out out.jsonl
 
-Every prompt is produced by OpenCompass code: ``PromptTemplate``, a retriever
+Every prompt is produced by OpenCompass code: ``PromptTemplate`` or
+``RawPromptTemplate``, a retriever
 class from ``opencompass.openicl.icl_retriever`` reading a ``DatasetReader``,
 the retriever's ``generate_ice`` / ``generate_prompt_for_generate_task`` /
 ``generate_label_prompt`` / ``get_labels``, then ``LMTemplateParser`` or
 ``APITemplateParser`` and, for chat models, the message preprocessing of
 ``opencompass.models.openai_api.OpenAI``.  This file only wires those pieces
-together the way OpenCompass's infer task and its Gen/PPL inferencers do.
+together the way OpenCompass's infer task and its inferencers (Gen, PPL, LL,
+CLP, PPLOnly, InferencePPLOnly, SC, SWCELoss, Chat) do.
 
 Output: one JSON object per final prompt (see ``README.md`` next to this file).
 """
@@ -36,7 +38,9 @@ from opencompass.models.huggingface_above_v4_33 import _convert_chat_messages, _
 from opencompass.models.openai_api import OpenAI
 from opencompass.openicl import icl_retriever
 from opencompass.openicl.icl_dataset_reader import DatasetReader
+from opencompass.openicl.icl_inferencer import icl_chat_inferencer
 from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_raw_prompt_template import RawPromptTemplate
 
 # --------------------------------------------------------------------------
 # Model types -> how OpenCompass turns a PromptList into the model's input.
@@ -198,12 +202,16 @@ class ReferenceDataset:
         return self.reader.dataset['test']
 
 
-def build_template(cfg: dict | None) -> PromptTemplate | None:
+TEMPLATES = {'PromptTemplate': PromptTemplate, 'RawPromptTemplate': RawPromptTemplate}
+
+
+def build_template(cfg: dict | None) -> PromptTemplate | RawPromptTemplate | None:
     if cfg is None:
         return None
-    if _type_name(cfg) != 'PromptTemplate':
+    cls = TEMPLATES.get(_type_name(cfg))
+    if cls is None:
         raise ValueError(f'unsupported template type {cfg["type"]!r}')
-    return PromptTemplate(**_without_type(cfg))
+    return cls(**_without_type(cfg))
 
 
 def build_retriever(cfg: dict, dataset: ReferenceDataset):
@@ -230,8 +238,11 @@ def choose_max_seq_len(inferencer_cfg: dict, model: ReferenceModel) -> int | Non
 # The inferencers' prompt loops, calling OpenCompass's building blocks.
 
 def gen_records(retriever, ice_template, prompt_template, inferencer_cfg,
-                model: ReferenceModel) -> Iterator[dict]:
-    """GenInferencer: one prompt per test row; drop the last shot while too long."""
+                model: ReferenceModel, final_mode: str = 'gen') -> Iterator[dict]:
+    """GenInferencer: one prompt per test row; drop the last shot while too long.
+
+    ``final_mode`` is the mode the model parses the prompt in when it is sent.
+    """
     replace_token = inferencer_cfg.get('gen_field_replace_token', '')
     max_seq_len = choose_max_seq_len(inferencer_cfg, model)
 
@@ -249,7 +260,7 @@ def gen_records(retriever, ice_template, prompt_template, inferencer_cfg,
                 shots = shots[:-1]
                 prompt = build(index, shots)
         yield dict(index=index, mode='gen',
-                   prompt=model.final_input(prompt, 'gen'), ice_idx=shots)
+                   prompt=model.final_input(prompt, final_mode), ice_idx=shots)
 
 
 def ppl_records(retriever, ice_template, prompt_template, inferencer_cfg,
@@ -296,7 +307,130 @@ def ppl_records(retriever, ice_template, prompt_template, inferencer_cfg,
                        prompt=model.final_input(prompt, 'ppl'), ice_idx=shots)
 
 
-INFERENCERS = {'GenInferencer': gen_records, 'PPLInferencer': ppl_records}
+def ll_records(retriever, ice_template, prompt_template, inferencer_cfg,
+               model: ReferenceModel) -> Iterator[dict]:
+    """LLInferencer: PPLInferencer's prompt loop (labels, shots, truncation);
+    each prompt is scored on the continuation in the row's ``cont`` column."""
+    for record in ppl_records(retriever, ice_template, prompt_template,
+                              inferencer_cfg, model):
+        record['continuation'] = retriever.test_ds[record['index']]['cont']
+        yield record
+
+
+def clp_records(retriever, ice_template, prompt_template, inferencer_cfg,
+                model: ReferenceModel) -> Iterator[dict]:
+    """CLPInferencer: one prompt per row, no replacement token; one token of
+    max_seq_len is kept for the choice; the first test row's ``choices``."""
+    if model.kind == 'chat':
+        raise ValueError('API model is not supported for conditional log '
+                         'probability inference and skip this exp.')
+    max_seq_len = choose_max_seq_len(inferencer_cfg, model)
+    choices = retriever.test_ds[0]['choices']
+
+    def build(index: int, shots: list[int]):
+        ice = retriever.generate_ice(shots, ice_template=ice_template)
+        return retriever.generate_prompt_for_generate_task(
+            index, ice, ice_template=ice_template, prompt_template=prompt_template)
+
+    for index, shots in enumerate(retriever.retrieve()):
+        shots = list(shots)
+        prompt = build(index, shots)
+        if max_seq_len is not None:
+            while shots and model.token_len(prompt, 'gen') + 1 > max_seq_len:
+                shots = shots[:-1]
+                prompt = build(index, shots)
+        yield dict(index=index, mode='gen', prompt=model.final_input(prompt, 'gen'),
+                   ice_idx=shots, choices=choices)
+
+
+def ppl_only_records(retriever, ice_template, prompt_template, inferencer_cfg,
+                     model: ReferenceModel) -> Iterator[dict]:
+    """PPLOnlyInferencer: GenInferencer's prompts (fitted in gen mode), each
+    scored whole: ``get_ppl_from_template`` parses them in ppl mode."""
+    assert retriever.dataset_reader.output_column is None, (
+        'PPLOnlyInferencer supports `output_column=None` only.')
+    for record in gen_records(retriever, ice_template, prompt_template,
+                              {**inferencer_cfg, 'gen_field_replace_token': ''},
+                              model, final_mode='ppl'):
+        record.update(mode='ppl', label=None)
+        yield record
+
+
+def inference_ppl_only_records(retriever, ice_template, prompt_template,
+                               inferencer_cfg, model: ReferenceModel) -> Iterator[dict]:
+    """InferencePPLOnlyInferencer: as PPLOnlyInferencer, scored on the spans
+    of the row's ``label`` column."""
+    for record in ppl_only_records(retriever, ice_template, prompt_template,
+                                   inferencer_cfg, model):
+        record['label_spans'] = retriever.test_ds[record['index']]['label']
+        yield record
+
+
+def sc_records(retriever, ice_template, prompt_template, inferencer_cfg,
+               model: ReferenceModel) -> Iterator[dict]:
+    """SCInferencer: GenInferencer's prompts, each sampled ``sc_size`` times."""
+    for record in gen_records(retriever, ice_template, prompt_template,
+                              inferencer_cfg, model):
+        record['sc_size'] = inferencer_cfg.get('sc_size', 1)
+        yield record
+
+
+def swce_records(retriever, ice_template, prompt_template, inferencer_cfg,
+                 model: ReferenceModel) -> Iterator[dict]:
+    """SWCELossInferencer: each row's prompt_template text with no shots and no
+    ice_template, handed to the tokenizer as it is (no meta template)."""
+    assert retriever.dataset_reader.output_column is None, (
+        'SWCELossInferencer supports `output_column=None` only.')
+    if model.kind == 'chat':
+        raise AttributeError("API models have no 'tokenizer' to encode the text with")
+    for index, _ in enumerate(retriever.retrieve()):
+        prompt = retriever.generate_prompt_for_generate_task(
+            index, ice='', ice_template=None, prompt_template=prompt_template)
+        if not isinstance(prompt, str):
+            raise TypeError(f'tokenizer.encode() takes a str, not {type(prompt).__name__}')
+        yield dict(index=index, mode='gen', prompt=prompt, ice_idx=[])
+
+
+def chat_records(retriever, ice_template, prompt_template, inferencer_cfg,
+                 model: ReferenceModel) -> Iterator[dict]:
+    """ChatInferencer: ``get_chat_list`` builds each row's chat; every turn to
+    answer (an assistant message, by ``infer_mode``) sends the chat before it,
+    parsed by ChatInferencer's own LM/API template parsers."""
+    infer_mode = inferencer_cfg.get('infer_mode', 'last')
+    if infer_mode == 'every':
+        raise ValueError("infer_mode='every' needs the model's replies; the harness records 'last' and 'every_with_gt'")
+    inferencer = object.__new__(icl_chat_inferencer.ChatInferencer)
+    inferencer.dialogue_mode = False
+    chats = inferencer.get_chat_list(retriever.retrieve(), retriever,
+                                     prompt_template=prompt_template)
+    meta = model.parser.meta_template if model.kind != 'none' else None
+    if model.kind == 'chat':
+        parser = icl_chat_inferencer.APITemplateParser(meta)
+    elif model.kind == 'chat_template':
+        raise ValueError('the harness records ChatInferencer for completion and API models')
+    else:
+        parser = icl_chat_inferencer.LMTemplateParser(meta)
+    for index, chat in enumerate(chats):
+        answers = [i for i, item in enumerate(chat) if item['role'] == 'assistant']
+        turns = list(enumerate(answers))
+        if infer_mode == 'last':
+            turns = turns[-1:]
+        for turn, position in turns:
+            parsed = parser.parse_template(chat[:position], mode='gen')
+            prompt = to_openai_messages(parsed) if model.kind == 'chat' else parsed
+            yield dict(index=index, mode='gen', turn=turn, prompt=prompt, ice_idx=[])
+
+
+INFERENCERS = {
+    'GenInferencer': gen_records, 'PPLInferencer': ppl_records,
+    'LLInferencer': ll_records, 'CLPInferencer': clp_records,
+    'PPLOnlyInferencer': ppl_only_records,
+    'InferencePPLOnlyInferencer': inference_ppl_only_records,
+    'SCInferencer': sc_records, 'SWCELossInferencer': swce_records,
+    'ChatInferencer': chat_records,
+}
+#: Fields a record carries after ice_idx, for the inferencers that add them.
+EXTRA_FIELDS = ('continuation', 'choices', 'label_spans', 'sc_size')
 
 
 def render_dataset(ds_cfg: dict, base_dir: str, model: ReferenceModel) -> list[dict]:
@@ -319,10 +453,13 @@ def render_dataset(ds_cfg: dict, base_dir: str, model: ReferenceModel) -> list[d
     out = []
     for record in records:
         ordered = {**head, 'index': record['index'], 'mode': record['mode']}
+        if 'turn' in record:
+            ordered['turn'] = record['turn']
         if 'label' in record:
             ordered['label'] = record['label']
         ordered['prompt'] = record['prompt']
         ordered['ice_idx'] = record['ice_idx']
+        ordered.update((key, record[key]) for key in EXTRA_FIELDS if key in record)
         out.append(ordered)
     return out
 

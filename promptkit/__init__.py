@@ -43,8 +43,8 @@ from promptkit.formats import (
 )
 from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media import MediaPolicy
-from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
-from promptkit.meta_templates.chat_template_model import ChatTemplateModel
+from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
+from promptkit.messages import Message, to_openai
 from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
@@ -90,6 +90,7 @@ __all__ = [
     "MMPromptTemplate",
     "Marker",
     "MediaPolicy",
+    "Message",
     "MessagesTemplate",
     "MetaTemplate",
     "MetaTemplateError",
@@ -128,5 +129,6 @@ __all__ = [
     "load_datasets",
     "load_models",
     "load_replies",
+    "to_openai",
     "validate_file",
 ]

@@ -30,7 +30,7 @@ from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segme
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import GenInferencer, MultiTurnGenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
-from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates import MultiTurnPromptTemplate, PromptTemplate

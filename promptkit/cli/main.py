@@ -20,7 +20,7 @@ from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.formats import FORMATS
-from promptkit.meta_templates.models import CompletionModel, Model
+from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
 from promptkit.token_counters import HFTokenizer

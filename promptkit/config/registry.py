@@ -28,7 +28,7 @@ from promptkit.data.loaders import JsonlDataset, RowsDataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.formats import AdapterDataset, StandardSampleDataset, TaskSpecDataset, XpertFormatDataset
 from promptkit.inferencers import GenInferencer, Inferencer, MultiTurnGenInferencer, PPLInferencer
-from promptkit.meta_templates.models import Model
+from promptkit.meta_templates import Model
 from promptkit.retrievers import (
     BM25Retriever,
     DPPRetriever,

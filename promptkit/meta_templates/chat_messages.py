@@ -4,9 +4,9 @@ Each rendered role becomes one message ``(api_role, begin + prompt + end)``;
 consecutive messages of the same ``api_role`` are merged with ``'\\n'``.
 Empty messages are kept (as OpenCompass keeps them).
 
-A multimodal turn's content is its list of parts (the role's ``begin`` and
+A multimodal turn's content is its tuple of parts (the role's ``begin`` and
 ``end``, when not empty, become text parts around them).  Merging a text
-message with a multimodal one of the same role gives one parts list, in
+message with a multimodal one of the same role gives one parts tuple, in
 order — AISBench raises a TypeError there.
 
 Text outside any role cannot travel on its own in a chat request.  Where
@@ -14,21 +14,26 @@ OpenCompass drops it with a warning, promptkit joins non-blank text to the
 adjacent user message, on a line of its own — the next message, or the
 previous one at the end of the prompt — and raises an error naming the text when that message is not a
 user message.  Whitespace-only text (separators between shots) is dropped.
+
+Contents are typed (:data:`~promptkit.messages.Content`: text or a tuple of
+parts) and never changed once built, so a builder's state can be kept and
+resumed (:meth:`_MessageBuilder.state`), which the compiled walk does for a
+prompt's constant prefix.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from promptkit.errors import MetaTemplateError
+from promptkit.messages import Content, Message, merge_content
+from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, prompts_of, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
-from promptkit.promptlist import Marker, PromptList, RoleItem
+from promptkit.parts import Part
+from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
-__all__ = ["ApiMessages", "Content", "content_without_meta", "merge_content", "render_api_messages"]
-
-#: A message's content: text, or a list of OpenAI-style content parts.
-Content = str | list[dict[str, Any]]
+__all__ = ["ApiMessages", "BuilderState", "CompiledMessages", "content_without_meta", "render_api_messages"]
 
 
 @dataclass(slots=True)
@@ -42,32 +47,31 @@ class ApiMessages:
     text_only: bool = True
 
 
-def _text_part(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text}
-
-
-def _as_parts(content: Content) -> list[dict[str, Any]]:
-    if isinstance(content, list):
-        return content
-    return [_text_part(content)] if content else []
-
-
-def merge_content(first: Content, second: Content, separator: str = "\n") -> Content:
-    """Two contents as one: text joined with ``separator``, or, if either has parts, one parts list in order."""
-    if isinstance(first, str) and isinstance(second, str):
-        return first + separator + second
-    return _as_parts(first) + _as_parts(second)
+def _text_part(text: str) -> Part:
+    return Part.text(text)
 
 
 def _event_content(event: Rendered) -> Content:
     if event.parts is None:
         return event.begin + event.prompt + event.end
-    parts = [part.dump() for part in event.parts]
+    parts = event.parts
     if event.begin:
-        parts.insert(0, _text_part(event.begin))
+        parts = (_text_part(event.begin), *parts)
     if event.end:
-        parts.append(_text_part(event.end))
+        parts = (*parts, _text_part(event.end))
     return parts
+
+
+@dataclass(frozen=True, slots=True)
+class BuilderState:
+    """A :class:`_MessageBuilder` between two events, frozen: what it holds after a prompt's constant prefix."""
+
+    roles: tuple[str, ...]
+    contents: tuple[Content, ...]
+    pending: tuple[str, ...]
+    tail: Content
+    before_tail: Content | None
+    text_only: bool
 
 
 class _MessageBuilder:
@@ -103,14 +107,18 @@ class _MessageBuilder:
             else:
                 content = _event_content(event)
                 self.text_only = False
-            if self.pending:
-                if api_role != _USER_ROLE:
-                    raise _misplaced(self.pending, f"before a {api_role} message")
-                content = _join_lines("".join(self.pending), content)
-                self.pending = []
-            self.append(api_role, content)
+            self.add_message(api_role, content)
         elif type(event) is Text and event.text.strip():
             self.pending.append(event.text)
+
+    def add_message(self, api_role: str, content: Content) -> None:
+        """A rendered role's message: pending text outside roles joins it first (it must be a user message)."""
+        if self.pending:
+            if api_role != _USER_ROLE:
+                raise _misplaced(self.pending, f"before a {api_role} message")
+            content = _join_lines("".join(self.pending), content)
+            self.pending = []
+        self.append(api_role, content)
 
     def append(self, api_role: str, content: Content) -> None:
         roles = self.roles
@@ -127,7 +135,7 @@ class _MessageBuilder:
         """A memoised section: its messages are built once and kept on it, when they can be reused as text.
 
         Reusing them is exact when no text is pending and the seam does not
-        merge text onto a parts list (see :class:`_SectionMessages`);
+        merge text onto a parts tuple (see :class:`_SectionMessages`);
         otherwise the section's events are added one by one.
         """
         reuse = section.derived.get("api", _UNSET)
@@ -144,6 +152,22 @@ class _MessageBuilder:
                 self.contents.extend(reuse.rest_contents)
                 self.before_tail = None
                 self.tail = reuse.rest_contents[-1]
+
+    def state(self) -> BuilderState:
+        """What the builder holds now, frozen (contents are values, so nothing is copied but the lists)."""
+        return BuilderState(tuple(self.roles), tuple(self.contents), tuple(self.pending), self.tail, self.before_tail, self.text_only)
+
+    @classmethod
+    def resume(cls, state: BuilderState) -> _MessageBuilder:
+        """A builder that goes on from ``state`` (a later :meth:`state`'s lists are its own)."""
+        builder = cls.__new__(cls)
+        builder.roles = list(state.roles)
+        builder.contents = list(state.contents)
+        builder.pending = list(state.pending)
+        builder.tail = state.tail
+        builder.before_tail = state.before_tail
+        builder.text_only = state.text_only
+        return builder
 
     def finish(self) -> ApiMessages:
         if self.pending:
@@ -165,7 +189,7 @@ class _SectionMessages:
 
     Joining text with ``'\\n'`` is associative, so adding these gives what
     adding the section's events one by one gives — unless the first merges
-    onto a parts list, where one text part would stand for several.
+    onto a parts tuple, where one text part would stand for several.
     """
 
     first_role: str | None
@@ -189,21 +213,95 @@ class _SectionMessages:
 
 
 def render_api_messages(prompt: PromptList, roles: RoleTable, mode: str) -> ApiMessages:
-    """The prompt's messages, still with meta ``api_role`` names; consecutive messages of one role merged."""
+    """The prompt's messages, still with meta ``api_role`` names; consecutive messages of one role merged (the plain walk)."""
     builder = _MessageBuilder()
-    for event in walk(prompt.items, roles, mode):
-        if type(event) is Section:
-            builder.add_section(event)
-        elif type(event) is Cut:
-            break
-        else:
-            builder.add(event)
+    add_events(builder, prompt.items, roles, mode)
     return builder.finish()
 
 
+def add_events(builder: _MessageBuilder, items: tuple[Item, ...], roles: RoleTable, mode: str) -> bool:
+    """Walk ``items`` into ``builder``; whether generation cut the prompt short."""
+    for event in walk(items, roles, mode):
+        if type(event) is Section:
+            builder.add_section(event)
+        elif type(event) is Cut:
+            return True
+        else:
+            builder.add(event)
+    return False
+
+
+#: Makes the final message of a meta ``api_role`` and a content (the chat model maps the role name).
+ToMessage = Callable[[str, Content], Message]
+
+
+class CompiledMessages:
+    """:func:`render_api_messages` for one model, compiled (see :mod:`promptkit.meta_templates._compile`).
+
+    :meth:`render` gives the messages as a *head* of finished :class:`~promptkit.Message` values,
+    shared by every prompt with the same prefix (all of the prefix's messages but the last, which the
+    prompt's own turn may merge into), and the rest, still under api role names.
+    """
+
+    __slots__ = ("_plans", "_prefixes", "_roles", "_to_message")
+
+    def __init__(self, roles: RoleTable, to_message: ToMessage) -> None:
+        self._roles = roles
+        self._to_message = to_message
+        self._prefixes: dict[str, PrefixCache[tuple[tuple[Message, ...], BuilderState]]] = {"gen": PrefixCache(), "ppl": PrefixCache()}
+        self._plans = Plans(roles)
+
+    def render(self, prompt: PromptList, mode: str) -> tuple[tuple[Message, ...], ApiMessages]:
+        items = prompt.items
+        start = split(items)
+        roles = self._roles
+        head: tuple[Message, ...] = ()
+        if start:
+            prefix_items = items[:start]
+            cache = self._prefixes[mode]
+            prefix = cache.get(prefix_items)
+            if prefix is None:
+                prefix = self._prefix(prefix_items, mode)
+                if prefix is None:
+                    return head, render_api_messages(prompt, roles, mode)
+                cache.put(prefix_items, prefix)
+            head, state = prefix
+            builder = _MessageBuilder.resume(state)
+        else:
+            builder = _MessageBuilder()
+        plan = self._plans.get(items, start, mode)
+        if plan is None:
+            add_events(builder, items[start:], roles, mode)
+            return head, builder.finish()
+        prompts = prompts_of(items, start)
+        for step in plan.steps:
+            if type(step) is tuple:
+                spec, begin, body, end = step
+                builder.add_message(spec.api_role, begin + (prompts[body.index] if type(body) is Slot else body) + end)  # type: ignore[arg-type, operator, union-attr]
+            elif type(step) is Text:
+                builder.add(step)
+            else:
+                break  # the cut
+        return head, builder.finish()
+
+    def _prefix(self, items: tuple[Item, ...], mode: str) -> tuple[tuple[Message, ...], BuilderState] | None:
+        """The prefix's finished messages and the builder after it; ``None`` when the walk raises or cuts."""
+        builder = _MessageBuilder()
+        try:
+            if add_events(builder, items, self._roles, mode):
+                return None
+            head = tuple(map(self._to_message, builder.roles[:-1], builder.contents[:-1]))
+        except MetaTemplateError:
+            return None
+        state = BuilderState(
+            tuple(builder.roles[-1:]), tuple(builder.contents[-1:]), tuple(builder.pending), builder.tail, builder.before_tail, builder.text_only
+        )
+        return head, state
+
+
 def _join_lines(first: Content, second: Content) -> Content:
-    """``first`` then ``second`` on a new line, unless ``first`` is empty or already ends one (parts: one list)."""
-    if isinstance(first, list) or isinstance(second, list):
+    """``first`` then ``second`` on a new line, unless ``first`` is empty or already ends one (parts: one tuple)."""
+    if type(first) is not str or type(second) is not str:
         return merge_content(first, second)
     return first + second if not first or first.endswith("\n") else first + "\n" + second
 
@@ -221,7 +319,7 @@ def content_without_meta(prompt: PromptList) -> Content:
     """No meta template: one user message's content.
 
     Texts and role prompts are joined with ``'\\n'`` (roles and sections
-    ignored).  If any turn is multimodal the content is a parts list: each run
+    ignored).  If any turn is multimodal the content is a parts tuple: each run
     of text becomes one text part, and every part keeps its place — AISBench
     drops the media whenever any text exists.
     """
@@ -234,7 +332,7 @@ def content_without_meta(prompt: PromptList) -> Content:
             if texts:
                 content = merge_content(content, "\n".join(texts)) if content else "\n".join(texts)
                 texts = []
-            content = _as_parts(content) + [part.dump() for part in item.parts]
+            content = merge_content(content, item.parts)
             continue
         text = item if type(item) is str else (item.prompt or "")  # type: ignore[union-attr]
         if text:

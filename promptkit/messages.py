@@ -18,7 +18,7 @@ and shared by every prompt.  OpenAI-style dicts exist only at the output edge:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from promptkit.parts import Frozen, Part, freeze, thaw
@@ -38,6 +38,8 @@ class Message:
     name: str | None = None
     tool_call_id: str | None = None
     tool_calls: tuple[Frozen, ...] | None = None
+    #: The OpenAI dict of a text message, made on first use; only copies of it leave (see :func:`to_openai`).
+    _openai: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def text_only(self) -> bool:
@@ -58,13 +60,23 @@ class Message:
 
 
 def to_openai(messages: Iterable[Message]) -> list[dict[str, Any]]:
-    """Messages as OpenAI-style dicts, each built fresh (the common text-only case inline, for speed)."""
-    return [
-        {"role": m.role, "content": m.content}
-        if type(m.content) is str and m.name is None and m.tool_call_id is None and m.tool_calls is None
-        else m.to_openai()
-        for m in messages
-    ]
+    """Messages as OpenAI-style dicts, each built fresh.
+
+    A text message keeps its dict and hands out copies: the messages of a
+    constant prefix recur in every prompt, and copying a small dict is
+    cheaper than building it.
+    """
+    out = []
+    for message in messages:
+        cached = message._openai
+        if cached is None:
+            cached = message.to_openai()
+            if type(message.content) is not str or message.tool_calls is not None:
+                out.append(cached)  # nested lists: never shared
+                continue
+            object.__setattr__(message, "_openai", cached)
+        out.append(cached.copy())
+    return out
 
 
 def from_openai(data: Mapping[str, Any]) -> Message:

@@ -29,7 +29,7 @@ from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Text
 from promptkit.meta_templates.spec import MetaRole
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["PrefixCache", "Plans", "Slot", "TurnPlan", "prompts_of", "split", "turn_plan"]
+__all__ = ["PrefixCache", "Plans", "Slot", "TurnPlan", "plain_turn", "split", "turn_plan"]
 
 T = TypeVar("T")
 
@@ -62,9 +62,10 @@ def split(items: tuple[Item, ...]) -> int:
 class PrefixCache(Generic[T]):
     """Recent prefixes and what a consumer made of each, found by equality of items.
 
-    A lookup compares with at most two stored prefixes: the one whose last
-    role item is the very same object (shots recur as the same objects), and
-    the most recent one (a prompt whose constant items are rebuilt per row).
+    A lookup compares with at most two stored prefixes: the most recent one
+    (fixed shots: the same prefix in every prompt, even where a template
+    rebuilds its constant items per row), and the one whose last role item is
+    the very same object (retrieved shots recur as the same objects).
     """
 
     #: How many prefixes to remember (a retriever that picks different shots per row makes new ones).
@@ -77,12 +78,13 @@ class PrefixCache(Generic[T]):
         self._recent: tuple[tuple[Item, ...], T] | None = None
 
     def get(self, prefix: tuple[Item, ...]) -> T | None:
-        entry = self._by_anchor.get(id(_anchor(prefix)))
-        if entry is not None and entry[0] == prefix:
-            return entry[1]
         recent = self._recent
         if recent is not None and recent[0] == prefix:
             return recent[1]
+        entry = self._by_anchor.get(id(_anchor(prefix)))
+        if entry is not None and entry[0] == prefix:
+            self._recent = entry
+            return entry[1]
         return None
 
     def put(self, prefix: tuple[Item, ...], value: T) -> None:
@@ -116,6 +118,8 @@ class TurnPlan:
     """The events of a ``round`` section of plain role items, with :class:`Slot` for each item's prompt."""
 
     steps: tuple[Step, ...]
+    #: Whether every step is a rendered role or the cut (no text outside roles: a meta ``round`` string).
+    roles_only: bool
 
 
 def turn_plan(section: tuple[Item, ...], roles: RoleTable, mode: str) -> TurnPlan | None:
@@ -145,44 +149,51 @@ def turn_plan(section: tuple[Item, ...], roles: RoleTable, mode: str) -> TurnPla
             steps.append((event.spec, event.begin, Slot(index) if index is not None else event.prompt, event.end))
         else:
             steps.append(event)  # type: ignore[arg-type]  # Text or Cut
-    return TurnPlan(tuple(steps))
+    return TurnPlan(tuple(steps), not any(type(step) is Text for step in steps))
 
 
-def plain_turn_key(items: tuple[Item, ...], start: int, mode: str) -> tuple[Any, ...] | None:
-    """The shape of ``items[start:]`` when it is one ``round`` of plain role items (no overrides, no parts), else ``None``."""
-    first, last = items[start], items[-1]
-    if type(first) is not Marker or first.section != "round" or type(last) is not Marker or last.section != "round" or last.pos != "end":
+def plain_turn(items: tuple[Item, ...]) -> tuple[int, tuple[tuple[str, str | None, bool], ...], list[str | None]] | None:
+    """``(start, shape, prompts)`` when the prompt ends with one ``round`` of plain role items (no overrides, no parts).
+
+    ``items[start]`` opens that round; its shape is each item's ``(role, fallback_role, prompt is None)``, and
+    ``prompts`` are the values for a plan's slots.  Found from the end, in one pass.
+    """
+    last = items[-1] if items else None
+    if type(last) is not Marker or last.section != "round" or last.pos != "end":
         return None
-    key: list[Any] = [mode]
-    for index in range(start + 1, len(items) - 1):
+    shape: list[tuple[str, str | None, bool]] = []
+    prompts: list[str | None] = []
+    index = len(items) - 2
+    while index >= 0:
         item = items[index]
-        if type(item) is not RoleItem or item.begin is not None or item.end is not None or item.parts is not None:
+        if type(item) is RoleItem:
+            if item.begin is not None or item.end is not None or item.parts is not None:
+                return None
+            shape.append((item.role, item.fallback_role, item.prompt is None))
+            prompts.append(item.prompt)
+            index -= 1
+        elif type(item) is Marker and item.section == "round" and item.pos == "begin":
+            shape.reverse()
+            prompts.reverse()
+            return index, tuple(shape), prompts
+        else:
             return None
-        key.append((item.role, item.fallback_role, item.prompt is None))
-    return tuple(key)
+    return None
 
 
 class Plans:
-    """Turn plans by shape, made on first use."""
+    """Turn plans by mode and shape (see :func:`plain_turn`), made on first use."""
 
     __slots__ = ("_plans", "_roles")
 
     def __init__(self, roles: RoleTable) -> None:
         self._roles = roles
-        self._plans: dict[tuple[Any, ...], TurnPlan | None] = {}
+        self._plans: dict[str, dict[tuple[Any, ...], TurnPlan | None]] = {"gen": {}, "ppl": {}}
 
-    def get(self, items: tuple[Item, ...], start: int, mode: str) -> TurnPlan | None:
-        key = plain_turn_key(items, start, mode)
-        if key is None:
-            return None
+    def get(self, items: tuple[Item, ...], start: int, shape: tuple[Any, ...], mode: str) -> TurnPlan | None:
+        plans = self._plans[mode]
         try:
-            return self._plans[key]
+            return plans[shape]
         except KeyError:
-            plan = self._plans[key] = turn_plan(items[start:], self._roles, mode)
+            plan = plans[shape] = turn_plan(items[start:], self._roles, mode)
             return plan
-
-
-def prompts_of(items: tuple[Item, ...], start: int) -> list[str | None]:
-    """The prompts of the turn's role items, in order (the values for a plan's slots)."""
-    return [items[index].prompt for index in range(start + 1, len(items) - 1)]  # type: ignore[union-attr]
-

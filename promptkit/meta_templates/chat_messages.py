@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from promptkit.errors import MetaTemplateError
 from promptkit.messages import Content, Message, merge_content
-from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, prompts_of, split
+from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, TurnPlan, plain_turn, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
 from promptkit.parts import Part
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
@@ -236,11 +236,11 @@ ToMessage = Callable[[str, Content], Message]
 
 
 class CompiledMessages:
-    """:func:`render_api_messages` for one model, compiled (see :mod:`promptkit.meta_templates._compile`).
+    """:func:`render_api_messages` for one model, compiled (see :mod:`promptkit.meta_templates._compile`), to final messages.
 
-    :meth:`render` gives the messages as a *head* of finished :class:`~promptkit.Message` values,
-    shared by every prompt with the same prefix (all of the prefix's messages but the last, which the
-    prompt's own turn may merge into), and the rest, still under api role names.
+    A prefix is kept as its finished :class:`~promptkit.Message` values (all of its messages but the last,
+    which the prompt's own turn may merge into), the builder after it, and the last message, reused when
+    nothing merged into it.
     """
 
     __slots__ = ("_plans", "_prefixes", "_roles", "_to_message")
@@ -248,14 +248,15 @@ class CompiledMessages:
     def __init__(self, roles: RoleTable, to_message: ToMessage) -> None:
         self._roles = roles
         self._to_message = to_message
-        self._prefixes: dict[str, PrefixCache[tuple[tuple[Message, ...], BuilderState]]] = {"gen": PrefixCache(), "ppl": PrefixCache()}
+        self._prefixes: dict[str, PrefixCache[_Prefix]] = {"gen": PrefixCache(), "ppl": PrefixCache()}
         self._plans = Plans(roles)
 
-    def render(self, prompt: PromptList, mode: str) -> tuple[tuple[Message, ...], ApiMessages]:
+    def render(self, prompt: PromptList, mode: str) -> tuple[Message, ...]:
         items = prompt.items
-        start = split(items)
+        turn = plain_turn(items)
+        start = turn[0] if turn is not None else split(items)
         roles = self._roles
-        head: tuple[Message, ...] = ()
+        prefix: _Prefix | None = None
         if start:
             prefix_items = items[:start]
             cache = self._prefixes[mode]
@@ -263,40 +264,99 @@ class CompiledMessages:
             if prefix is None:
                 prefix = self._prefix(prefix_items, mode)
                 if prefix is None:
-                    return head, render_api_messages(prompt, roles, mode)
+                    return self._messages(render_api_messages(prompt, roles, mode), None)
                 cache.put(prefix_items, prefix)
-            head, state = prefix
-            builder = _MessageBuilder.resume(state)
-        else:
-            builder = _MessageBuilder()
-        plan = self._plans.get(items, start, mode)
+        plan = self._plans.get(items, start, turn[1], mode) if turn is not None else None
+        if plan is not None and plan.roles_only and (prefix is None or not prefix.state.pending):
+            return self._fill(plan, turn[2], prefix)  # type: ignore[index]  # a plan comes with a turn
+        builder = _MessageBuilder.resume(prefix.state) if prefix is not None else _MessageBuilder()
         if plan is None:
             add_events(builder, items[start:], roles, mode)
-            return head, builder.finish()
-        prompts = prompts_of(items, start)
-        for step in plan.steps:
-            if type(step) is tuple:
-                spec, begin, body, end = step
-                builder.add_message(spec.api_role, begin + (prompts[body.index] if type(body) is Slot else body) + end)  # type: ignore[arg-type, operator, union-attr]
-            elif type(step) is Text:
-                builder.add(step)
-            else:
-                break  # the cut
-        return head, builder.finish()
+        else:
+            _add_plan(builder, plan, turn[2])  # type: ignore[index]
+        return self._messages(builder.finish(), prefix)
 
-    def _prefix(self, items: tuple[Item, ...], mode: str) -> tuple[tuple[Message, ...], BuilderState] | None:
-        """The prefix's finished messages and the builder after it; ``None`` when the walk raises or cuts."""
+    def _fill(self, plan: TurnPlan, prompts: list[str | None], prefix: _Prefix | None) -> tuple[Message, ...]:
+        """The messages of a plan of role steps after a prefix that leaves no text waiting, straight to messages.
+
+        Each role's message is appended, or merged onto the one before when it has the same api role — what
+        the builder does when no text outside roles is pending — and the prefix's last message is kept as it
+        was made unless something merges into it.
+        """
+        to_message = self._to_message
+        done: list[Message] = []
+        role: str | None = None
+        content: Content = ""
+        message: Message | None = None
+        if prefix is not None and prefix.last is not None:
+            role, content, message = prefix.state.roles[0], prefix.last.content_source, prefix.last.message
+        for step in plan.steps:
+            if type(step) is Cut:
+                break
+            spec, begin, body, end = step  # type: ignore[misc]
+            text = begin + (prompts[body.index] if type(body) is Slot else body) + end
+            if spec.api_role == role:
+                content = merge_content(content, text)
+                message = None
+            else:
+                if role is not None:
+                    done.append(message if message is not None else to_message(role, content))
+                role, content, message = spec.api_role, text, None
+        if role is not None:
+            done.append(message if message is not None else to_message(role, content))
+        return (*prefix.head, *done) if prefix is not None else tuple(done)
+
+    def _messages(self, rest: ApiMessages, prefix: _Prefix | None) -> tuple[Message, ...]:
+        """The prefix's head, then the rest mapped to messages (the prefix's last one reused when unchanged)."""
+        roles, contents = rest.roles, rest.contents
+        if prefix is None:
+            return tuple(map(self._to_message, roles, contents))
+        last = prefix.last
+        if last is not None and contents[0] is last.content_source:
+            return (*prefix.head, last.message, *map(self._to_message, roles[1:], contents[1:]))
+        return prefix.head + tuple(map(self._to_message, roles, contents))
+
+    def _prefix(self, items: tuple[Item, ...], mode: str) -> _Prefix | None:
+        """What the prefix makes; ``None`` when the walk raises or cuts (the plain walk decides)."""
         builder = _MessageBuilder()
         try:
             if add_events(builder, items, self._roles, mode):
                 return None
             head = tuple(map(self._to_message, builder.roles[:-1], builder.contents[:-1]))
+            last = _Last(builder.contents[-1], self._to_message(builder.roles[-1], builder.contents[-1])) if builder.roles else None
         except MetaTemplateError:
             return None
         state = BuilderState(
             tuple(builder.roles[-1:]), tuple(builder.contents[-1:]), tuple(builder.pending), builder.tail, builder.before_tail, builder.text_only
         )
-        return head, state
+        return _Prefix(head, state, last)
+
+
+def _add_plan(builder: _MessageBuilder, plan: TurnPlan, prompts: list[str | None]) -> None:
+    """The plan's events added to ``builder`` one by one (text outside roles among them)."""
+    for step in plan.steps:
+        if type(step) is tuple:
+            spec, begin, body, end = step
+            builder.add_message(spec.api_role, begin + (prompts[body.index] if type(body) is Slot else body) + end)  # type: ignore[arg-type, operator, union-attr]
+        elif type(step) is Text:
+            builder.add(step)
+        else:
+            break  # the cut
+
+
+@dataclass(frozen=True, slots=True)
+class _Last:
+    """A prefix's last message and the content object it was made of."""
+
+    content_source: Content
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefix:
+    head: tuple[Message, ...]
+    state: BuilderState
+    last: _Last | None
 
 
 def _join_lines(first: Content, second: Content) -> Content:

@@ -59,8 +59,8 @@ class ChatModel(Model):
             return (Message("user", prompt),)
         if self._compiled is None:
             return (Message("user", content_without_meta(prompt)),)
-        head, rest = self._compiled.render(prompt, mode)
-        return self._begin + head + tuple(map(self._message, rest.roles, rest.contents))
+        messages = self._compiled.render(prompt, mode)
+        return self._begin + messages
 
     @cached_property
     def _begin(self) -> tuple[Message, ...]:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, prompts_of, split
+from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, plain_turn, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
 from promptkit.parts import Frozen, Part, freeze, thaw
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
@@ -100,7 +100,8 @@ class CompiledCompletion:
 
     def render(self, prompt: PromptList, mode: str, media: list[dict[str, Any]]) -> str:
         items = prompt.items
-        start = split(items)
+        turn = plain_turn(items)
+        start = turn[0] if turn is not None else split(items)
         roles = self._roles
         if start:
             prefix_items = items[:start]
@@ -116,12 +117,12 @@ class CompiledCompletion:
                 media.extend(thaw(part) for part in prefix_media)
         else:
             text = roles.meta.begin
-        plan = self._plans.get(items, start, mode)
+        plan = self._plans.get(items, start, turn[1], mode) if turn is not None else None
         if plan is None:
             out = [text]
             cut = _add_events(out, items[start:], roles, mode, self._placeholders, media)
             return "".join(out) + ("" if cut else roles.meta.end)
-        prompts = prompts_of(items, start)
+        prompts = turn[2]  # type: ignore[index]  # a plan comes with a turn
         pieces = [text]
         for step in plan.steps:
             if type(step) is tuple:

@@ -49,7 +49,7 @@ class Message:
     def to_openai(self) -> dict[str, Any]:
         """The OpenAI-style dict, fresh: ``{"role": ..., "content": ...}`` and the optional fields that are set."""
         content = self.content
-        out: dict[str, Any] = {"role": self.role, "content": content if type(content) is str else [part.dump() for part in content]}
+        out: dict[str, Any] = {"role": self.role, "content": content if isinstance(content, str) else [part.dump() for part in content]}
         if self.name is not None:
             out["name"] = self.name
         if self.tool_call_id is not None:

@@ -29,7 +29,7 @@ from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Text
 from promptkit.meta_templates.spec import MetaRole
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["PrefixCache", "Plans", "Slot", "TurnPlan", "plain_turn", "split", "turn_plan"]
+__all__ = ["PrefixCache", "Plans", "RoleStep", "Turn", "TurnPlan", "plain_turn", "split", "turn_plan"]
 
 T = TypeVar("T")
 
@@ -103,23 +103,28 @@ def _anchor(prefix: tuple[Item, ...]) -> Item | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Slot:
-    """Where the prompt of the ``index``-th role item of the turn goes."""
+class RoleStep:
+    """A rendered role of a plan: ``begin``, the prompt of the turn's ``slot``-th given prompt (``-1``: ``text``), ``end``."""
 
-    index: int
+    spec: MetaRole
+    begin: str
+    slot: int
+    text: str
+    end: str
+
+    def fill(self, prompts: list[str]) -> str:
+        return self.begin + (prompts[self.slot] if self.slot >= 0 else self.text) + self.end
 
 
-#: A plan step: a rendered role ``(spec, begin, prompt or Slot, end)``, text outside roles, or the cut.
-Step = tuple[MetaRole, str, "str | Slot", str] | Text | Cut
+#: A plan step: a rendered role, text outside roles (a meta ``round`` string), or the cut.
+Step = RoleStep | Text | Cut
 
 
 @dataclass(frozen=True, slots=True)
 class TurnPlan:
-    """The events of a ``round`` section of plain role items, with :class:`Slot` for each item's prompt."""
+    """The events of a ``round`` section of plain role items, each item's prompt a slot to fill."""
 
     steps: tuple[Step, ...]
-    #: Whether every step is a rendered role or the cut (no text outside roles: a meta ``round`` string).
-    roles_only: bool
 
 
 def turn_plan(section: tuple[Item, ...], roles: RoleTable, mode: str) -> TurnPlan | None:
@@ -131,12 +136,12 @@ def turn_plan(section: tuple[Item, ...], roles: RoleTable, mode: str) -> TurnPla
     """
     stand_ins: dict[int, int] = {}
     items: list[Item] = []
-    for index, item in enumerate(section[1:-1]):
+    for item in section[1:-1]:
         assert type(item) is RoleItem
         prompt = None
         if item.prompt is not None:
-            prompt = f"\x00{index}\x00"
-            stand_ins[id(prompt)] = index
+            prompt = f"\x00{len(stand_ins)}\x00"
+            stand_ins[id(prompt)] = len(stand_ins)
         items.append(RoleItem(item.role, prompt, item.fallback_role))
     try:
         events: list[Event] = list(_walk_turns(tuple(items), roles, mode == "gen", "round"))
@@ -144,25 +149,29 @@ def turn_plan(section: tuple[Item, ...], roles: RoleTable, mode: str) -> TurnPla
         return None
     steps: list[Step] = []
     for event in events:
-        if type(event) is Rendered:
-            index = stand_ins.get(id(event.prompt))
-            steps.append((event.spec, event.begin, Slot(index) if index is not None else event.prompt, event.end))
+        if isinstance(event, Rendered):
+            slot = stand_ins.get(id(event.prompt), -1)
+            steps.append(RoleStep(event.spec, event.begin, slot, event.prompt if slot < 0 else "", event.end))
         else:
-            steps.append(event)  # type: ignore[arg-type]  # Text or Cut
-    return TurnPlan(tuple(steps), not any(type(step) is Text for step in steps))
+            steps.append(event)
+    return TurnPlan(tuple(steps))
 
 
-def plain_turn(items: tuple[Item, ...]) -> tuple[int, tuple[tuple[str, str | None, bool], ...], list[str | None]] | None:
-    """``(start, shape, prompts)`` when the prompt ends with one ``round`` of plain role items (no overrides, no parts).
+#: Where a prompt's own turn starts, its shape (each item's role, fallback role, and whether it has no prompt),
+#: and the prompts it gives, in order: the values of a plan's slots.
+Turn = tuple[int, tuple[tuple[str, str | None, bool], ...], list[str]]
 
-    ``items[start]`` opens that round; its shape is each item's ``(role, fallback_role, prompt is None)``, and
-    ``prompts`` are the values for a plan's slots.  Found from the end, in one pass.
+
+def plain_turn(items: tuple[Item, ...]) -> Turn | None:
+    """The prompt's own turn when the prompt ends with one ``round`` of plain role items (no overrides, no parts).
+
+    Found from the end, in one pass.
     """
     last = items[-1] if items else None
     if type(last) is not Marker or last.section != "round" or last.pos != "end":
         return None
     shape: list[tuple[str, str | None, bool]] = []
-    prompts: list[str | None] = []
+    prompts: list[str] = []
     index = len(items) - 2
     while index >= 0:
         item = items[index]
@@ -170,7 +179,8 @@ def plain_turn(items: tuple[Item, ...]) -> tuple[int, tuple[tuple[str, str | Non
             if item.begin is not None or item.end is not None or item.parts is not None:
                 return None
             shape.append((item.role, item.fallback_role, item.prompt is None))
-            prompts.append(item.prompt)
+            if item.prompt is not None:
+                prompts.append(item.prompt)
             index -= 1
         elif type(item) is Marker and item.section == "round" and item.pos == "begin":
             shape.reverse()
@@ -190,10 +200,10 @@ class Plans:
         self._roles = roles
         self._plans: dict[str, dict[tuple[Any, ...], TurnPlan | None]] = {"gen": {}, "ppl": {}}
 
-    def get(self, items: tuple[Item, ...], start: int, shape: tuple[Any, ...], mode: str) -> TurnPlan | None:
+    def get(self, items: tuple[Item, ...], turn: Turn, mode: str) -> TurnPlan | None:
         plans = self._plans[mode]
         try:
-            return plans[shape]
+            return plans[turn[1]]
         except KeyError:
-            plan = plans[shape] = turn_plan(items[start:], self._roles, mode)
+            plan = plans[turn[1]] = turn_plan(items[turn[0] :], self._roles, mode)
             return plan

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from promptkit.errors import MetaTemplateError
 from promptkit.messages import Content, Message, merge_content
-from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, TurnPlan, plain_turn, split
+from promptkit.meta_templates._compile import Plans, PrefixCache, RoleStep, TurnPlan, plain_turn, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
 from promptkit.parts import Part
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
@@ -266,22 +266,26 @@ class CompiledMessages:
                 if prefix is None:
                     return self._messages(render_api_messages(prompt, roles, mode), None)
                 cache.put(prefix_items, prefix)
-        plan = self._plans.get(items, start, turn[1], mode) if turn is not None else None
-        if plan is not None and plan.roles_only and (prefix is None or not prefix.state.pending):
-            return self._fill(plan, turn[2], prefix)  # type: ignore[index]  # a plan comes with a turn
+        plan = self._plans.get(items, turn, mode) if turn is not None else None
+        if plan is not None and turn is not None and (prefix is None or not prefix.state.pending):
+            return self._fill(plan, turn[2], prefix)
         builder = _MessageBuilder.resume(prefix.state) if prefix is not None else _MessageBuilder()
-        if plan is None:
+        if plan is None or turn is None:
             add_events(builder, items[start:], roles, mode)
         else:
-            _add_plan(builder, plan, turn[2])  # type: ignore[index]
+            for step in plan.steps:
+                if type(step) is Cut:
+                    break
+                builder.add(Rendered(step.spec, "", step.fill(turn[2]), "") if isinstance(step, RoleStep) else step)
         return self._messages(builder.finish(), prefix)
 
-    def _fill(self, plan: TurnPlan, prompts: list[str | None], prefix: _Prefix | None) -> tuple[Message, ...]:
-        """The messages of a plan of role steps after a prefix that leaves no text waiting, straight to messages.
+    def _fill(self, plan: TurnPlan, prompts: list[str], prefix: _Prefix | None) -> tuple[Message, ...]:
+        """The messages of a plan after a prefix that leaves no text waiting, straight to messages.
 
-        Each role's message is appended, or merged onto the one before when it has the same api role — what
-        the builder does when no text outside roles is pending — and the prefix's last message is kept as it
-        was made unless something merges into it.
+        A chat model's round holds no literal text (:func:`~promptkit.meta_templates.validation.check_chat_meta`),
+        so the plan has role steps up to the cut.  Each role's message is appended, or merged onto the one
+        before when it has the same api role — what the builder does when no text outside roles is pending —
+        and the prefix's last message is kept as it was made unless something merges into it.
         """
         to_message = self._to_message
         done: list[Message] = []
@@ -291,17 +295,16 @@ class CompiledMessages:
         if prefix is not None and prefix.last is not None:
             role, content, message = prefix.state.roles[0], prefix.last.content_source, prefix.last.message
         for step in plan.steps:
-            if type(step) is Cut:
-                break
-            spec, begin, body, end = step  # type: ignore[misc]
-            text = begin + (prompts[body.index] if type(body) is Slot else body) + end
-            if spec.api_role == role:
+            if type(step) is not RoleStep:
+                break  # the cut
+            text = step.fill(prompts)
+            if step.spec.api_role == role:
                 content = merge_content(content, text)
                 message = None
             else:
                 if role is not None:
                     done.append(message if message is not None else to_message(role, content))
-                role, content, message = spec.api_role, text, None
+                role, content, message = step.spec.api_role, text, None
         if role is not None:
             done.append(message if message is not None else to_message(role, content))
         return (*prefix.head, *done) if prefix is not None else tuple(done)
@@ -330,18 +333,6 @@ class CompiledMessages:
             tuple(builder.roles[-1:]), tuple(builder.contents[-1:]), tuple(builder.pending), builder.tail, builder.before_tail, builder.text_only
         )
         return _Prefix(head, state, last)
-
-
-def _add_plan(builder: _MessageBuilder, plan: TurnPlan, prompts: list[str | None]) -> None:
-    """The plan's events added to ``builder`` one by one (text outside roles among them)."""
-    for step in plan.steps:
-        if type(step) is tuple:
-            spec, begin, body, end = step
-            builder.add_message(spec.api_role, begin + (prompts[body.index] if type(body) is Slot else body) + end)  # type: ignore[arg-type, operator, union-attr]
-        elif type(step) is Text:
-            builder.add(step)
-        else:
-            break  # the cut
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates._compile import PrefixCache, Plans, Slot, plain_turn, split
+from promptkit.meta_templates._compile import Plans, PrefixCache, RoleStep, plain_turn, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
 from promptkit.parts import Frozen, Part, freeze, thaw
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
@@ -117,21 +117,20 @@ class CompiledCompletion:
                 media.extend(thaw(part) for part in prefix_media)
         else:
             text = roles.meta.begin
-        plan = self._plans.get(items, start, turn[1], mode) if turn is not None else None
-        if plan is None:
+        plan = self._plans.get(items, turn, mode) if turn is not None else None
+        if plan is None or turn is None:
             out = [text]
             cut = _add_events(out, items[start:], roles, mode, self._placeholders, media)
             return "".join(out) + ("" if cut else roles.meta.end)
-        prompts = turn[2]  # type: ignore[index]  # a plan comes with a turn
+        prompts = turn[2]
         pieces = [text]
         for step in plan.steps:
-            if type(step) is tuple:
-                _, begin, body, end = step
-                pieces += (begin, prompts[body.index] if type(body) is Slot else body, end)  # type: ignore[list-item, union-attr]
+            if type(step) is RoleStep:
+                pieces.append(step.fill(prompts))
             elif type(step) is Text:
                 pieces.append(step.text)
             else:  # the cut: nothing after it, and no meta end
-                pieces.append(step.begin)  # type: ignore[union-attr]
+                pieces.append(step.begin)  # type: ignore[union-attr]  # the one kind left
                 return "".join(pieces)
         pieces.append(roles.meta.end)
         return "".join(pieces)

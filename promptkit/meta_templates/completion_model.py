@@ -49,7 +49,7 @@ class CompletionModel(Model):
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         check_mode(mode)
-        if type(prompt) is str:
+        if isinstance(prompt, str):
             return prompt  # a plain string passes through untouched, meta template or not
         media: list[dict[str, Any]] = []
         if self._compiled is None:
@@ -67,7 +67,7 @@ class CompletionModel(Model):
         """The completion string (media as ``mm_placeholders``) and the media parts, in order."""
         check_mode(mode)
         media: list[dict[str, Any]] = []
-        if type(prompt) is str:
+        if isinstance(prompt, str):
             return prompt, media
         if self._compiled is None:
             return join_without_meta(prompt, self.mm_placeholders, media), media

@@ -18,10 +18,10 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from promptkit.control_tokens import TokenGuard, check_options, collect_tokens
-from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
+from promptkit.errors import ConfigError
+from promptkit.messages import Message
 from promptkit.meta_templates._walk import RoleTable
 from promptkit.meta_templates.spec import MetaTemplate
-from promptkit.messages import Message
 from promptkit.promptlist import PromptList
 from promptkit.token_counters import build_tokenizer
 
@@ -56,13 +56,15 @@ def count_tokens(final: str | Sequence[Message] | FinalInput, counter: TokenCoun
         return counter(final)
     total = 0
     for message in final:
-        content = message.content if type(message) is Message else message["content"]  # type: ignore[index]
-        if isinstance(content, str):
-            total += counter(content)
-        elif content and type(content[0]) is dict:
-            total += sum(counter(part["text"]) for part in content if part.get("type") == "text")  # type: ignore[union-attr]
+        if isinstance(message, Message):
+            content = message.content
+            total += counter(content) if isinstance(content, str) else sum(counter(part.text_value) for part in content if part.modality == "text")
+            continue
+        content_dicts = message["content"]
+        if isinstance(content_dicts, str):
+            total += counter(content_dicts)
         else:
-            total += sum(counter(part.text_value) for part in content if part.modality == "text")  # type: ignore[union-attr]
+            total += sum(counter(part["text"]) for part in content_dicts if part.get("type") == "text")
     return total
 
 

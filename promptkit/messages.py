@@ -17,13 +17,13 @@ and shared by every prompt.  OpenAI-style dicts exist only at the output edge:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promptkit.parts import Frozen, Part, freeze, thaw
+from promptkit.parts import Frozen, Part, thaw
 
-__all__ = ["Content", "Message", "from_openai", "merge_content", "to_openai"]
+__all__ = ["Content", "Message", "merge_content", "to_openai"]
 
 #: A message's content: text, or content parts in order.
 Content = str | tuple[Part, ...]
@@ -38,13 +38,12 @@ class Message:
     name: str | None = None
     tool_call_id: str | None = None
     tool_calls: tuple[Frozen, ...] | None = None
-    #: The OpenAI dict of a text message, made on first use; only copies of it leave (see :func:`to_openai`).
+    #: The OpenAI dict of a message without nested lists, made once; only copies of it leave (see :func:`to_openai`).
     _openai: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @property
-    def text_only(self) -> bool:
-        """Whether the content is text (no parts)."""
-        return type(self.content) is str
+    def __post_init__(self) -> None:
+        if type(self.content) is str and self.tool_calls is None:
+            object.__setattr__(self, "_openai", self.to_openai())
 
     def to_openai(self) -> dict[str, Any]:
         """The OpenAI-style dict, fresh: ``{"role": ..., "content": ...}`` and the optional fields that are set."""
@@ -59,37 +58,17 @@ class Message:
         return out
 
 
-def to_openai(messages: Iterable[Message]) -> list[dict[str, Any]]:
+def to_openai(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Messages as OpenAI-style dicts, each built fresh.
 
-    A text message keeps its dict and hands out copies: the messages of a
-    constant prefix recur in every prompt, and copying a small dict is
-    cheaper than building it.
+    A message without nested lists (text content, no tool calls) keeps its
+    dict and hands out copies: the messages of a constant prefix recur in
+    every prompt, and copying a small dict is cheaper than building it.
     """
-    out = []
-    for message in messages:
-        cached = message._openai
-        if cached is None:
-            cached = message.to_openai()
-            if type(message.content) is not str or message.tool_calls is not None:
-                out.append(cached)  # nested lists: never shared
-                continue
-            object.__setattr__(message, "_openai", cached)
-        out.append(cached.copy())
-    return out
-
-
-def from_openai(data: Mapping[str, Any]) -> Message:
-    """A message from an OpenAI-style dict (content text or a list of part dicts); raises ValueError on a bad part."""
-    content = data.get("content", "")
-    if content is None:
-        content = ""
-    if not isinstance(content, str):
-        content = tuple(part if isinstance(part, Part) else Part.from_dict(part) for part in content)
-    calls = data.get("tool_calls")
-    return Message(
-        data["role"], content, data.get("name"), data.get("tool_call_id"), tuple(freeze(call) for call in calls) if calls is not None else None
-    )
+    try:
+        return [message._openai.copy() for message in messages]  # type: ignore[union-attr]  # None: see below
+    except AttributeError:  # a message with content parts or tool calls: its dict is built each time
+        return [message.to_openai() if message._openai is None else message._openai.copy() for message in messages]
 
 
 def _as_parts(content: Content) -> tuple[Part, ...]:

@@ -162,9 +162,6 @@ class Part:
     def __repr__(self) -> str:
         return f"Part({self.dump()!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Part, (self.dump(), self.modality))
-
     def describe(self) -> str:
         """A short line for people: the text, or the modality and its URL (data URLs abridged)."""
         if self.modality == "text":

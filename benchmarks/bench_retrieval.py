@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from promptkit import BM25Retriever, ReaderConfig, Renderer, TopkRetriever, build_dataset, build_model
-from promptkit.meta_templates.models import count_tokens
+from promptkit.meta_templates import count_tokens
 from promptkit.retrievers._text import tokenize
 
 READER = ReaderConfig.from_config(dict(input_columns=["question"], output_column="answer"))

@@ -58,8 +58,8 @@ from promptkit.inferencers import (
     SWCELossInferencer,
 )
 from promptkit.media import MediaPolicy
-from promptkit.meta_templates import ChatModel, CompletionModel, MetaTemplate, Model
-from promptkit.meta_templates.chat_template_model import ChatTemplateModel
+from promptkit.messages import Message, to_openai
+from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
@@ -110,6 +110,7 @@ __all__ = [
     "MMPromptTemplate",
     "Marker",
     "MediaPolicy",
+    "Message",
     "MessagesTemplate",
     "MetaTemplate",
     "MetaTemplateError",
@@ -155,5 +156,6 @@ __all__ = [
     "load_models",
     "load_replies",
     "open_reader",
+    "to_openai",
     "validate_file",
 ]

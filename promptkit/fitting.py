@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from promptkit.meta_templates.models import FinalInput, TokenCounter, count_tokens
+from promptkit.meta_templates import FinalInput, TokenCounter, count_tokens
 from promptkit.promptlist import Marker, PromptList, RoleItem
 from promptkit.shots import prompt_texts
 from promptkit.templates.prompt_template import Prompt

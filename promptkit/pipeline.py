@@ -32,7 +32,7 @@ from promptkit.errors import ConfigError, DatasetError, PromptkitError, Template
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
-from promptkit.meta_templates.models import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from promptkit import ConfigError, Renderer, build_dataset, build_model
-from promptkit.meta_templates.models import count_tokens
+from promptkit.meta_templates import count_tokens
 from promptkit.token_counters import HFTokenizer
 
 tokenizers = pytest.importorskip("tokenizers")

@@ -19,7 +19,7 @@ from typing import Any
 from promptkit.config import DatasetSpec
 from promptkit.data.loaders import _resolve
 from promptkit.errors import ConfigError, PromptkitError
-from promptkit.meta_templates.models import Model
+from promptkit.meta_templates import Model
 
 __all__ = ["InputFile", "config_files", "dataset_inputs", "model_inputs", "refuse_overwrite"]
 

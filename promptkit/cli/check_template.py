@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from promptkit.config import load_datasets, load_models
 from promptkit.control_tokens import describe_hits
 from promptkit.errors import ConfigError
+from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.conformance import Comparison, chat_template_twin, compare
-from promptkit.meta_templates.models import CompletionModel, Model
 from promptkit.pipeline import Renderer
 from promptkit.promptlist import PromptList
 

@@ -23,7 +23,7 @@ from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress, tracked
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
-from promptkit.meta_templates.models import CompletionModel, Model
+from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
 from promptkit.token_counters import HFTokenizer

@@ -29,7 +29,7 @@ from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, d
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import Inferencer
 from promptkit.media.policy import MediaPolicy
-from promptkit.meta_templates.models import Model
+from promptkit.meta_templates import Model
 from promptkit.retrievers.base import Retriever
 from promptkit.templates.protocol import Template
 

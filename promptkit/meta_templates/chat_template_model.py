@@ -20,26 +20,21 @@ from typing import Any, ClassVar
 from promptkit._sandbox import TemplateLimits
 from promptkit.chat_templates import ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
-from promptkit.meta_templates.chat import merge_content
-from promptkit.meta_templates.models import OPENAI_ROLES, ChatModel, Message, Model, TokenCounter, _check_mode
+from promptkit.messages import Content, Message, merge_content, to_openai
+from promptkit.meta_templates.chat_model import ChatModel
+from promptkit.meta_templates.model import Model, TokenCounter, check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 
-__all__ = [
-    "SYSTEM_ROLE_POLICIES",
-    "ChatTemplateModel",
-    "HuggingFacewithChatTemplate",
-    "TurboMindModelwithChatTemplate",
-    "VLLMwithChatTemplate",
-]
+__all__ = ["SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel"]
 
 #: What to do with system messages: pass them to the template (``error``: a template that refuses them raises),
 #: put their text at the start of the first user message, or send them as user messages.
 SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback")
 
 
-class _OpenCompassMessages(ChatModel):
-    """The messages these OpenCompass classes build: their default meta template, then the OpenAI role names."""
+class OpenCompassChatModel(ChatModel):
+    """The messages OpenCompass's chat-template models build: their default meta template, then the OpenAI role names."""
 
     #: SYSTEM is a *round* role sent as HUMAN ("on purpose", says OpenCompass's source).
     default_meta_template: ClassVar[dict[str, Any] | None] = dict(
@@ -67,6 +62,10 @@ class ChatTemplateModel(Model):
 
     (The ``'\\n'`` after ``Hi`` is OpenCompass's: its default meta template
     renders an empty ``SYSTEM`` turn, mapped to ``HUMAN``, that is merged in.)
+
+    The messages come from :attr:`chat_model`, an :class:`OpenCompassChatModel` over the same meta
+    template; this class adds OpenCompass's conversion (empty messages skipped, same roles merged),
+    the ``system_role`` policy and the template.
     """
 
     kind = "chat_template"
@@ -90,6 +89,8 @@ class ChatTemplateModel(Model):
         template_limits: TemplateLimits | Mapping[str, Any] | None = None,
         **runtime: Any,
     ) -> None:
+        #: The chat model whose messages the template is applied to (the meta template, validated as a chat model's).
+        self.chat_model = OpenCompassChatModel(abbr=abbr, meta_template=meta_template or None)
         super().__init__(abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter, **runtime)
         if fastchat_template is not None:
             raise ConfigError(
@@ -110,11 +111,8 @@ class ChatTemplateModel(Model):
         self._bound = self.chat_template.bind(template_name=chat_template_name, tools=tools, documents=documents, **self.chat_template_kwargs)
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
-        """A chat meta template (``api_role``s), validated as for ``ChatModel``; OpenCompass's default when none is given."""
-        self._messages = _OpenCompassMessages(abbr=self.abbr, meta_template=cfg)
-        meta = self._messages.meta_template
-        self._has_begin_message = meta is not None and bool(meta.begin)
-        return meta
+        """The chat model's meta template (OpenCompass's default when the config gives none)."""
+        return self.chat_model.meta_template
 
     def _control_token_texts(self) -> Iterator[str]:
         """The chat meta template's wrappers and the chat template's own text (its ``'<|im_start|>'`` literals)."""
@@ -126,57 +124,59 @@ class ChatTemplateModel(Model):
         yield from self.chat_template.special_tokens.values()
         yield from self.chat_template.added_tokens
 
-    def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[Message]:
-        """The messages handed to the chat template: OpenCompass's conversion, then the ``system_role`` policy."""
-        return self._messages_for(prompt, mode)[0]
+    def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[dict[str, Any]]:
+        """The messages handed to the chat template, as the OpenAI-style dicts it reads (see :meth:`chat_messages`)."""
+        return to_openai(self.chat_messages(prompt, mode))
 
-    def _messages_for(self, prompt: str | PromptList, mode: str) -> tuple[list[Message], bool]:
-        """:meth:`messages`, and whether every content is text."""
+    def chat_messages(self, prompt: str | PromptList, mode: str = "gen") -> tuple[Message, ...]:
+        """The chat model's messages after OpenCompass's conversion, then the ``system_role`` policy."""
         if isinstance(prompt, str):
-            return [{"role": "user", "content": prompt}], True
-        _check_mode(mode)
-        chat = self._messages
-        messages = chat._api_messages(prompt, mode)
-        roles, contents = messages.roles, messages.contents
-        merged: list[Message]
-        if all(contents) and not self._has_begin_message:
-            # The usual case, nothing to skip or merge: the messages already alternate roles (only a begin message is
-            # not merged), and each role is an api_role the meta template was checked to map.
-            merged = [{"role": role, "content": content} for role, content in zip(map(OPENAI_ROLES.__getitem__, roles), contents, strict=True)]
-        else:  # OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged
-            merged = []
-            last_role = None
-            for role, content in zip(map(chat._role_name, roles), contents, strict=True):
-                if not content:
-                    continue
-                if role == last_role:
-                    merged[-1]["content"] = merge_content(merged[-1]["content"], content)
-                else:
-                    merged.append({"role": role, "content": content})
-                    last_role = role
+            return (Message("user", prompt),)
+        messages = self.chat_model.chat_messages(prompt, mode)
+        # Usually there is nothing to skip or merge: the chat model's messages alternate roles (each api_role maps
+        # to its own OpenAI role), and only a meta begin message is never merged.
+        if not self.chat_model.meta_template.begin and all(message.content for message in messages):  # type: ignore[union-attr]
+            converted = messages
+        else:
+            converted = _skip_empty_and_merge(messages)
         if self.system_role != "error":
-            merged = _apply_system_policy(merged, self.system_role)
-        return merged, messages.text_only
+            converted = _apply_system_policy(converted, self.system_role)
+        return converted
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
-        _check_mode(mode)
-        messages, text_only = self._messages_for(prompt, mode)
+        check_mode(mode)
+        typed = self.chat_messages(prompt, mode)
+        messages = to_openai(typed)
+        text_only = all(type(message.content) is str for message in typed)
         try:
             return self._bound.render(messages, add_generation_prompt=mode == "gen", plain_text=text_only)
         except PromptkitError as error:
-            multimodal = [i for i, m in enumerate(messages) if not isinstance(m["content"], str)]
+            multimodal = [i for i, m in enumerate(typed) if type(m.content) is not str]
             if multimodal and "failed on these messages" in error.message:
                 error.message += (
                     f"; message(s) {multimodal} carry multimodal content parts, which this chat template does not handle: "
                     "use a model whose template takes content lists, or a ChatModel"
                 )
-            if self.system_role == "error" and any(m["role"] == "system" for m in messages) and "system" in error.message.lower():
+            if self.system_role == "error" and any(m.role == "system" for m in typed) and "system" in error.message.lower():
                 error.message += (
                     "; the prompt has a system message: set system_role='merge_into_first_user' or 'fallback' in the model config "
                     "to send its text as user text"
                 )
             raise error.add_context(model=self.abbr) from None
+
+
+def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``."""
+    merged: list[Message] = []
+    for message in messages:
+        if not message.content:
+            continue
+        if merged and merged[-1].role == message.role:
+            merged[-1] = replace(merged[-1], content=merge_content(merged[-1].content, message.content))
+        else:
+            merged.append(message)
+    return tuple(merged)
 
 
 def _load_template(
@@ -195,37 +195,26 @@ def _load_template(
     return template
 
 
-def _apply_system_policy(messages: list[Message], policy: str) -> list[Message]:
-    if policy == "error" or not any(m["role"] == "system" for m in messages):
+def _apply_system_policy(messages: tuple[Message, ...], policy: str) -> tuple[Message, ...]:
+    """System messages as ``policy`` says (see :data:`SYSTEM_ROLE_POLICIES`); new messages, the given ones untouched."""
+    if policy == "error" or not any(m.role == "system" for m in messages):
         return messages
     if policy == "merge_into_first_user":
-        system: Any = ""
+        system: Content = ""
         for message in messages:
-            if message["role"] == "system":
-                system = merge_content(system, message["content"]) if system else message["content"]
-        rest = [m for m in messages if m["role"] != "system"]
-        for message in rest:
-            if message["role"] == "user":
-                message["content"] = merge_content(system, message["content"], "\n\n")
-                return rest
+            if message.role == "system":
+                system = merge_content(system, message.content) if system else message.content
+        rest = [m for m in messages if m.role != "system"]
+        for index, message in enumerate(rest):
+            if message.role == "user":
+                rest[index] = replace(message, content=merge_content(system, message.content, "\n\n"))
+                return tuple(rest)
         raise MetaTemplateError("system_role='merge_into_first_user' but the prompt has no user message to carry the system text")
     merged: list[Message] = []
     for message in messages:
-        role = "user" if message["role"] == "system" else message["role"]
-        if merged and merged[-1]["role"] == role:
-            merged[-1]["content"] = merge_content(merged[-1]["content"], message["content"])
+        role = "user" if message.role == "system" else message.role
+        if merged and merged[-1].role == role:
+            merged[-1] = replace(merged[-1], content=merge_content(merged[-1].content, message.content))
         else:
-            merged.append({**message, "role": role})
-    return merged
-
-
-class HuggingFacewithChatTemplate(ChatTemplateModel):
-    """OpenCompass ``HuggingFacewithChatTemplate``: the model's chat template, OpenCompass's default meta template."""
-
-
-class VLLMwithChatTemplate(ChatTemplateModel):
-    """OpenCompass ``VLLMwithChatTemplate``: as ``HuggingFacewithChatTemplate`` (``chat_template_kwargs`` as in vLLM)."""
-
-
-class TurboMindModelwithChatTemplate(ChatTemplateModel):
-    """OpenCompass ``TurboMindModelwithChatTemplate``: as ``HuggingFacewithChatTemplate``."""
+            merged.append(replace(message, role=role) if role != message.role else message)
+    return tuple(merged)

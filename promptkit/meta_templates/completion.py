@@ -6,6 +6,10 @@ the model declares a placeholder per modality (``mm_placeholders``, e.g.
 part as its placeholder, and the parts themselves are collected, in order,
 into ``media`` for the runner.  Without a placeholder it is an error —
 AISBench silently renders such a turn as ``''``.
+
+:func:`render_completion` is the plain walk; :class:`CompiledCompletion`
+gives the same string and media from a prompt's constant prefix rendered once
+and its own turn filled into a plan (see :mod:`promptkit.meta_templates._compile`).
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
+from promptkit.meta_templates._compile import Plans, PrefixCache, RoleStep, plain_turn, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
-from promptkit.parts import Part
-from promptkit.promptlist import Marker, PromptList, RoleItem
+from promptkit.parts import Frozen, Part, freeze, thaw
+from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
-__all__ = ["join_without_meta", "parts_to_text", "render_completion"]
+__all__ = ["CompiledCompletion", "join_without_meta", "parts_to_text", "render_completion"]
 
 Placeholders = Mapping[str, str]
 
@@ -54,8 +59,16 @@ def render_completion(
     if isinstance(prompt, str):
         return prompt
     out: list[str] = []
-    cut = False
-    for event in walk(prompt.items, roles, mode):
+    cut = _add_events(out, prompt.items, roles, mode, placeholders, media)
+    meta = roles.meta
+    return meta.begin + "".join(out) + ("" if cut else meta.end)
+
+
+def _add_events(
+    out: list[str], items: tuple[Item, ...], roles: RoleTable, mode: str, placeholders: Placeholders | None, media: list[Any]
+) -> bool:
+    """The walk of ``items`` as text pieces appended to ``out``; whether generation cut the prompt short."""
+    for event in walk(items, roles, mode):
         if type(event) is Section:
             text = event.derived.get("completion")
             if text is None:
@@ -63,11 +76,75 @@ def render_completion(
             out.append(text)
         elif type(event) is Cut:
             out.append(event.begin)
-            cut = True
+            return True
         else:
             out.append(_event_text(event, placeholders, media))
-    meta = roles.meta
-    return meta.begin + "".join(out) + ("" if cut else meta.end)
+    return False
+
+
+class CompiledCompletion:
+    """:func:`render_completion` for one model, compiled: constant prefixes rendered once, turns filled into plans.
+
+    A prefix is kept as ``meta.begin`` + its text and the media parts it
+    holds (dumped afresh for every prompt); ``None`` marks a prefix the fast
+    path leaves to the plain walk (generation cut it short).
+    """
+
+    __slots__ = ("_placeholders", "_plans", "_prefixes", "_roles")
+
+    def __init__(self, roles: RoleTable, placeholders: Placeholders | None) -> None:
+        self._roles = roles
+        self._placeholders = placeholders
+        self._prefixes: dict[str, PrefixCache[tuple[str, tuple[Frozen, ...]] | None]] = {"gen": PrefixCache(), "ppl": PrefixCache()}
+        self._plans = Plans(roles)
+
+    def render(self, prompt: PromptList, mode: str, media: list[dict[str, Any]]) -> str:
+        items = prompt.items
+        turn = plain_turn(items)
+        start = turn[0] if turn is not None else split(items)
+        roles = self._roles
+        if start:
+            prefix_items = items[:start]
+            cache = self._prefixes[mode]
+            prefix = cache.get(prefix_items)
+            if prefix is None:
+                prefix = self._prefix(prefix_items, mode)
+                if prefix is None:
+                    return render_completion(prompt, roles, mode, self._placeholders, media)
+                cache.put(prefix_items, prefix)
+            text, prefix_media = prefix
+            if prefix_media:
+                media.extend(thaw(part) for part in prefix_media)
+        else:
+            text = roles.meta.begin
+        plan = self._plans.get(items, turn, mode) if turn is not None else None
+        if plan is None or turn is None:
+            out = [text]
+            cut = _add_events(out, items[start:], roles, mode, self._placeholders, media)
+            return "".join(out) + ("" if cut else roles.meta.end)
+        prompts = turn[2]
+        pieces = [text]
+        for step in plan.steps:
+            if type(step) is RoleStep:
+                pieces.append(step.fill(prompts))
+            elif type(step) is Text:
+                pieces.append(step.text)
+            else:  # the cut: nothing after it, and no meta end
+                pieces.append(step.begin)  # type: ignore[union-attr]  # the one kind left
+                return "".join(pieces)
+        pieces.append(roles.meta.end)
+        return "".join(pieces)
+
+    def _prefix(self, items: tuple[Item, ...], mode: str) -> tuple[str, tuple[Frozen, ...]] | None:
+        """``meta.begin`` + the prefix's text, and its media; ``None`` when the walk raises or cuts (the plain walk decides)."""
+        out = [self._roles.meta.begin]
+        media: list[dict[str, Any]] = []
+        try:
+            if _add_events(out, items, self._roles, mode, self._placeholders, media):
+                return None
+        except MetaTemplateError:
+            return None
+        return "".join(out), tuple(freeze(part) for part in media)
 
 
 def _event_text(event: Event, placeholders: Placeholders | None, media: list[dict[str, Any]]) -> str:

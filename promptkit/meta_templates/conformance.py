@@ -13,8 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from promptkit.errors import ConfigError, PromptkitError
-from promptkit.meta_templates.chat_template_model import ChatTemplateModel
-from promptkit.meta_templates.models import CompletionModel
+from promptkit.meta_templates import ChatTemplateModel, CompletionModel
 from promptkit.promptlist import PromptList
 
 __all__ = ["FAITHFUL_META_TEMPLATE", "Comparison", "chat_template_twin", "compare", "first_divergence"]

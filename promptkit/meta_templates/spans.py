@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates.models import Model
+from promptkit.meta_templates.model import Model
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
 __all__ = ["Span", "find_spans"]

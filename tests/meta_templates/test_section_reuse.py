@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promptkit import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplateError, PromptList
+from promptkit import ChatModel, ChatTemplateModel, CompletionModel, Message, MetaTemplateError, PromptList, to_openai
 from promptkit.meta_templates._walk import Cut, Rendered, Section, Text, _walk_items, walk
-from promptkit.meta_templates.chat import _event_content, _join_lines, merge_content
+from promptkit.meta_templates.chat_messages import _event_content, _join_lines, merge_content
 from promptkit.meta_templates.completion import parts_to_text
 
 IMAGE = {"type": "image_url", "image_url": {"url": "file:///d/cat.png"}}
@@ -134,25 +134,29 @@ def plain_api_messages(prompt: PromptList, model: Any, mode: str) -> list[list[A
     return merged
 
 
-def plain_chat(prompt: PromptList, model: ChatModel, mode: str) -> list[dict[str, Any]]:
-    messages = [{"role": OPENAI[r], "content": c} for r, c in plain_api_messages(prompt, model, mode)]
+def plain_chat_messages(prompt: PromptList, model: ChatModel, mode: str) -> list[Message]:
+    messages = [Message(OPENAI[r], c) for r, c in plain_api_messages(prompt, model, mode)]
     begin = model.meta_template.begin if model.meta_template else None
     if begin:
-        messages.insert(0, {"role": OPENAI[begin["role"]], "content": begin.get("prompt", "")})
+        messages.insert(0, Message(OPENAI[begin["role"]], begin.get("prompt", "")))
     return messages
+
+
+def plain_chat(prompt: PromptList, model: ChatModel, mode: str) -> list[dict[str, Any]]:
+    return to_openai(plain_chat_messages(prompt, model, mode))
 
 
 def plain_chat_template_messages(prompt: PromptList, model: ChatTemplateModel, mode: str) -> list[dict[str, Any]]:
     """OpenCompass's conversion for chat-template models: empty messages skipped, same roles merged again."""
-    merged: list[dict[str, Any]] = []
-    for message in plain_chat(prompt, model._messages, mode):
-        if not message["content"]:
+    merged: list[Message] = []
+    for message in plain_chat_messages(prompt, model.chat_model, mode):
+        if not message.content:
             continue
-        if merged and merged[-1]["role"] == message["role"]:
-            merged[-1]["content"] = merge_content(merged[-1]["content"], message["content"])
+        if merged and merged[-1].role == message.role:
+            merged[-1] = Message(message.role, merge_content(merged[-1].content, message.content))
         else:
             merged.append(message)
-    return merged
+    return to_openai(merged)
 
 
 def plain_completion(prompt: PromptList, model: CompletionModel, mode: str) -> tuple[str, list[Any]]:

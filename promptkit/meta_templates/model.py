@@ -1,0 +1,152 @@
+"""The model config every model kind shares: ``abbr``, ``meta_template``, ``max_seq_len``, and token counting.
+
+The kinds, one module each: :class:`~promptkit.meta_templates.completion_model.CompletionModel`
+(a completion string), :class:`~promptkit.meta_templates.chat_model.ChatModel`
+(chat messages) and :class:`~promptkit.meta_templates.chat_template_model.ChatTemplateModel`
+(the model's own chat template applied to the messages); OpenCompass and
+AISBench class names live in :mod:`promptkit.meta_templates.aliases`.
+promptkit calls no model: runtime keys of a config (``path``,
+``max_out_len``, ``batch_size``, ``run_cfg``, …) are accepted and kept in
+``runtime``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar
+
+from promptkit.control_tokens import TokenGuard, check_options, collect_tokens
+from promptkit.errors import ConfigError
+from promptkit.messages import Message
+from promptkit.meta_templates._walk import RoleTable
+from promptkit.meta_templates.spec import MetaTemplate
+from promptkit.promptlist import PromptList
+from promptkit.token_counters import build_tokenizer
+
+__all__ = ["FinalInput", "Model", "TokenCounter", "check_mode", "count_tokens"]
+
+#: A model's final input at the output edge: a completion string, or OpenAI-style message dicts.
+FinalInput = str | list[dict[str, Any]]
+TokenCounter = Callable[[str], int]
+
+_TOKEN_COUNTERS: dict[str, TokenCounter] = {
+    "whitespace": lambda text: len(text.split()),
+    "chars": len,
+}
+
+def _token_counter(value: Any) -> TokenCounter | None:
+    if value is None or callable(value):
+        return value
+    if isinstance(value, str) and value in _TOKEN_COUNTERS:
+        return _TOKEN_COUNTERS[value]
+    raise ConfigError(
+        f"token_counter must be a callable str -> int or one of {sorted(_TOKEN_COUNTERS)} (got {value!r})", key="token_counter"
+    )
+
+
+def count_tokens(final: str | Sequence[Message] | FinalInput, counter: TokenCounter) -> int:
+    """Tokens of a final input: the string's, or the sum over the messages' texts (media parts count 0).
+
+    Messages are typed :class:`~promptkit.Message` values or, as a renderer hands them on, their OpenAI-style
+    dicts; either is only read.
+    """
+    if isinstance(final, str):
+        return counter(final)
+    total = 0
+    for message in final:
+        if isinstance(message, Message):
+            content = message.content
+            total += counter(content) if isinstance(content, str) else sum(counter(part.text_value) for part in content if part.modality == "text")
+            continue
+        content_dicts = message["content"]
+        if isinstance(content_dicts, str):
+            total += counter(content_dicts)
+        else:
+            total += sum(counter(part["text"]) for part in content_dicts if part.get("type") == "text")
+    return total
+
+
+class Model(ABC):
+    """Common part of model configs: ``abbr``, ``meta_template``, ``max_seq_len``, and how prompts are counted.
+
+    ``tokenizer`` (``dict(type='HFTokenizer', path=...)``, ``dict(type='TiktokenTokenizer', encoding=...)`` or a
+    callable, see :mod:`promptkit.token_counters`) or ``token_counter`` (``'whitespace'``, ``'chars'`` or a callable)
+    counts tokens for ``max_seq_len``.
+
+    ``special_token_policy`` (``'escape'``, ``'error'``, ``'warn'`` or ``'allow'``) says what happens to row text holding
+    one of the model's :attr:`control_tokens`; ``extra_control_tokens`` adds tokens the model cannot know from its
+    templates (an API model's server-side chat template).  See :mod:`promptkit.control_tokens`.
+    """
+
+    kind: ClassVar[str]
+
+    def __init__(
+        self,
+        abbr: str | None = None,
+        meta_template: Mapping[str, Any] | None = None,
+        max_seq_len: int | None = None,
+        token_counter: str | TokenCounter | None = None,
+        tokenizer: Any = None,
+        special_token_policy: str = "escape",
+        extra_control_tokens: Sequence[str] | None = None,
+        **runtime: Any,
+    ) -> None:
+        self.abbr = abbr if abbr is not None else type(self).__name__
+        self.special_token_policy, self.extra_control_tokens = check_options(special_token_policy, extra_control_tokens)
+        self.meta_template = self._meta_template(meta_template)
+        self.max_seq_len = max_seq_len
+        if tokenizer is not None and token_counter is not None:
+            raise ConfigError("the model config gives both tokenizer and token_counter; keep one", key="tokenizer")
+        self.token_counter = build_tokenizer(tokenizer) if tokenizer is not None else _token_counter(token_counter)
+        self.runtime = runtime
+        self._roles = RoleTable(self.meta_template) if self.meta_template is not None else None
+
+    def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
+        return MetaTemplate.from_config(cfg) if cfg is not None else None
+
+    @cached_property
+    def control_tokens(self) -> tuple[str, ...]:
+        """The tokens row text must not carry into this model's input, sorted (see :mod:`promptkit.control_tokens`)."""
+        return collect_tokens(self._control_token_texts(), (*self._literal_control_tokens(), *self.extra_control_tokens))
+
+    @cached_property
+    def token_guard(self) -> TokenGuard:
+        """The guard the pipeline hands row text to: :attr:`control_tokens` under ``special_token_policy``."""
+        return TokenGuard(self.control_tokens, self.special_token_policy, self.abbr)
+
+    def _control_token_texts(self) -> Iterator[str]:
+        """The model's own strings that control tokens are extracted from: the meta template's wrappers."""
+        meta = self.meta_template
+        if meta is None:
+            return
+        if isinstance(meta.begin, str):
+            yield meta.begin
+        yield meta.end
+        for element in meta.round:
+            if isinstance(element, str):
+                yield element
+        for role in meta.round_roles + meta.reserved:
+            yield role.begin
+            yield role.end
+
+    def _literal_control_tokens(self) -> Iterator[str]:
+        """Tokens taken as written (a tokenizer's special tokens); a meta template has none."""
+        return iter(())
+
+    @abstractmethod
+    def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:
+        """The final input for ``prompt``; ``mode`` is ``'gen'`` (cut at the model's turn) or ``'ppl'``."""
+
+    def render_with_media(self, prompt: str | PromptList, mode: str = "gen") -> tuple[FinalInput, list[dict[str, Any]]]:
+        """The final input and the media that travel beside it (only completion models have any)."""
+        return self.render(prompt, mode), []
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(abbr={self.abbr!r})"
+
+
+def check_mode(mode: str) -> None:
+    if mode != "gen" and mode != "ppl":
+        raise ConfigError(f"mode must be 'gen' or 'ppl' (got {mode!r})")

@@ -424,8 +424,8 @@ class Renderer:
                 for label in labels:
                     rendered, shots, over = self._fit(row, shots, label)
                     out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over))
-                for k, prompt in enumerate(out):
-                    # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
+                # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
+                for k, prompt in enumerate(out if len(shots) < len(ice_idx) else ()):
                     if len(prompt.ice_idx) != len(shots):
                         label = prompt.label
                         out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)

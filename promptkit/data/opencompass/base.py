@@ -23,6 +23,7 @@ import csv
 import io
 import json
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -46,7 +47,7 @@ Rows = list[Row]
 SplitRows = dict[str, Rows]
 
 
-class OpenCompassDataset:
+class OpenCompassDataset(ABC):
     """An OpenCompass dataset class, read natively: its ``load()`` keywords in, its rows out."""
 
     #: ``load()``'s keywords: name → default (:data:`REQUIRED` for none).
@@ -68,9 +69,9 @@ class OpenCompassDataset:
         self.keywords.update({key: value for key, value in keywords.items() if key in self.parameters})
         self.data_root = None if data_root is None else Path(data_root)
 
+    @abstractmethod
     def read(self, *args: Any, **keywords: Any) -> Rows | SplitRows:
         """The rows ``load(**keywords)`` returns: a list for a ``Dataset``, split name → list for a ``DatasetDict``."""
-        raise NotImplementedError(f"{type(self).__name__} does not implement read()")
 
     def load(self, base_dir: Path | None = None) -> Splits:
         """The rows by split, read from the data root (``base_dir``, the config's folder, is not used)."""

@@ -148,11 +148,23 @@ def build_dataset(cfg: Mapping[str, Any], config_path: Path | None = None, sourc
     """One ``datasets`` entry → a :class:`DatasetSpec` (``source``: ``data_root`` and ``rows``, see :func:`load_datasets`)."""
     if not isinstance(cfg, Mapping):
         raise ConfigError(f"a datasets entry must be a dict (got {type(cfg).__name__})", config=_str(config_path))
-    abbr = cfg.get("abbr") or "dataset"
+    abbr = _dataset_abbr(cfg)
     try:
         return _build_dataset(cfg, abbr, config_path, source or RowSource())
     except PromptkitError as error:
         raise error.add_context(config=_str(config_path), dataset=abbr) from None
+
+
+def _dataset_abbr(cfg: Mapping[str, Any]) -> str:
+    """The dataset's name in records: ``abbr``; without one, as OpenCompass names it, ``path`` (and ``_name``) with
+    ``/`` as ``_``; ``'dataset'`` when there is no string path either."""
+    if cfg.get("abbr"):
+        return str(cfg["abbr"])
+    path = cfg.get("path")
+    if not isinstance(path, str):
+        return "dataset"
+    name = cfg.get("name")
+    return (path + (f"_{name}" if isinstance(name, str) else "")).replace("/", "_")
 
 
 #: A datasets entry's keys that are not its loader's.

@@ -129,3 +129,14 @@ def test_opencompass_model_config_ports_by_changing_the_import(tmp_path: Path):
     )
     [model] = load_models(path)
     assert model.abbr == "internlm-chat-7b" and model.render("x") == "x"
+
+
+def test_a_dataset_without_abbr_is_named_as_opencompass_names_it(tmp_path: Path):
+    """No abbr: the records carry path (and _name) with '/' as '_', as OpenCompass's dataset_abbr_from_cfg does."""
+    infer = dict(prompt_template=dict(type="PromptTemplate", template="{q}"), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))
+    reader = dict(input_columns=["q"])
+    assert build_dataset(dict(type="RowsDataset", rows=[{"q": "x"}], reader_cfg=reader, infer_cfg=infer)).abbr == "dataset"
+    spec = build_dataset(dict(type="JsonlDataset", path="data/crows/pairs.jsonl", reader_cfg=reader, infer_cfg=infer))
+    assert spec.abbr == "data_crows_pairs.jsonl"
+    named = build_dataset(dict(type="MMLUDataset", path="opencompass/mmlu", name="anatomy", reader_cfg=reader, infer_cfg=infer))
+    assert named.abbr == "opencompass_mmlu_anatomy"

@@ -424,11 +424,12 @@ class Renderer:
                 for label in labels:
                     rendered, shots, over = self._fit(row, shots, label)
                     out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over))
-                # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
-                for k, prompt in enumerate(out if len(shots) < len(ice_idx) else ()):
-                    if len(prompt.ice_idx) != len(shots):
-                        label = prompt.label
-                        out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)
+                if len(shots) < len(ice_idx):
+                    # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
+                    for k, prompt in enumerate(out):
+                        if len(prompt.ice_idx) != len(shots):
+                            label = prompt.label
+                            out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)
                 label = None
             calib = self._calib_row(row) if self._calib_row is not None else None
             if calib is not None:

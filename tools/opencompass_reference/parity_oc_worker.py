@@ -1,0 +1,401 @@
+"""The OpenCompass half of ``parity_real_configs.py``: real configs, synthetic rows, OpenCompass 0.5.4's prompts.
+
+Run by ``parity_real_configs.py`` with the scratch venv's interpreter (``setup_venv.sh``)::
+
+    $OC_VENV/bin/python tools/opencompass_reference/parity_oc_worker.py \\
+        --configs-root OC_SRC/opencompass/configs/datasets --list FILES.json \\
+        --models m1.py m2.py m3.py --out oc.jsonl
+
+For every config file of ``--list`` (paths relative to ``--configs-root``) it
+writes one JSON line::
+
+    {"config": "gsm8k/gsm8k_gen_1d7fe4.py", "rows": {split: [row, ...]},
+     "datasets": [{"index": 0, "abbr": ..., "scope": null | "reason",
+                   "records": {model_abbr: [record, ...]}}, ...]}
+
+or ``{"config": ..., "load_error": "Type: message"}``.
+
+* **Config.**  ``mmengine.config.Config.fromfile`` loads the file unmodified
+  (lazy imports, as OpenCompass loads it).  The dataset entries are read raw:
+  their ``type=`` objects stay unbuilt ``LazyObject``s, so dataset classes,
+  evaluators and postprocessors are never imported.  Only the ``type=`` of
+  ``infer_cfg``'s template, retriever and inferencer is imported.  Entries come
+  from ``datasets`` or, without it, every top-level ``*_datasets`` list in
+  order, as promptkit and OpenCompass's run configs collect them.
+* **Scope.**  A dataset is not rendered (``scope`` says why) when its entry
+  uses a name that OpenCompass 0.5.4 lacks (the repository is newer), a
+  template or retriever class of a dataset module (custom classes), a retriever
+  that needs a model or a package the venv stubs, or an inferencer that the
+  reference loops (``render_with_opencompass.INFERENCERS``) do not cover.
+* **Rows.**  One set of synthetic rows per config serves every dataset of it
+  (``make_rows``): the union of the datasets' ``input_columns`` and
+  ``output_column``, in order; the answer column holds the templates' labels
+  where a ppl template or ``labels=`` has them.  The splits are the datasets'
+  ``test_split`` (3 rows) and ``train_split`` (3 rows, more when
+  ``fix_id_list`` asks for more).
+* **Dataset.**  The entry's ``type`` is replaced by ``HarnessRows``, a
+  ``BaseDataset`` whose ``load()`` returns those rows as a ``DatasetDict``;
+  every other key (``reader_cfg``, ``k``, ``n``, ``abbr``, the loader's own
+  keywords) reaches ``BaseDataset`` as OpenCompass's ``build_dataset_from_cfg``
+  passes it, so ``idx``/``subdivision`` columns and ``n`` repeats are
+  OpenCompass's own.
+* **Prompts.**  Templates and the retriever are built by OpenCompass's
+  registries; the prompt loops and the model's final input are
+  ``render_with_opencompass``'s.  ``max_seq_len`` is ``None``, as OpenCompass's
+  infer task sets it from model configs without one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import opencompass  # noqa: E402
+
+# opencompass.datasets' __init__ imports every dataset module and their
+# dependencies; the harness needs only its ``base`` module.  An empty package
+# over the same folder lets ``opencompass.datasets.base`` import alone.
+_DATASETS_DIR = Path(opencompass.__file__).parent / 'datasets'
+_package = types.ModuleType('opencompass.datasets')
+_package.__path__ = [str(_DATASETS_DIR)]
+sys.modules['opencompass.datasets'] = _package
+
+import datasets  # noqa: E402
+import render_with_opencompass as rwo  # noqa: E402
+from mmengine.config import Config  # noqa: E402
+from mmengine.config.lazy import LazyAttr, LazyObject  # noqa: E402
+from opencompass.datasets.base import BaseDataset  # noqa: E402
+from opencompass.registry import ICL_PROMPT_TEMPLATES, ICL_RETRIEVERS  # noqa: E402
+from opencompass.utils.abbr import dataset_abbr_from_cfg  # noqa: E402
+
+OC_ROOT = Path(opencompass.__file__).parent
+TEST_ROWS = 3
+TRAIN_ROWS = 3
+#: Inferencers that call the model to build their next prompt.
+MODEL_IN_LOOP = frozenset({'AgentInferencer', 'AttackInferencer', 'ToTInferencer'})
+#: Retrievers whose shots depend on an embedding model or a scorer the venv only stubs.
+MODEL_RETRIEVERS = frozenset({'TopkRetriever', 'MDLRetriever', 'VotekRetriever', 'DPPRetriever', 'BM25Retriever'})
+PROMPT_TEMPLATES = frozenset({'PromptTemplate', 'RawPromptTemplate'})
+META_KEYS = frozenset({'begin', 'round', 'end'})
+
+
+# --------------------------------------------------------------------------
+# Raw config values: ConfigDicts read without building their lazy imports.
+
+def raw(value: Any) -> Any:
+    """ConfigDict/dict → dict, list/tuple → list; ``LazyObject``s stay unbuilt."""
+    if isinstance(value, dict):
+        return {k: raw(v) for k, v in dict.items(value)}
+    if isinstance(value, (list, tuple)):
+        return [raw(v) for v in value]
+    return value
+
+
+def entries(cfg: Config) -> list[Any]:
+    """``datasets``, or every top-level ``*_datasets`` list in order (promptkit's and OpenCompass's convention)."""
+    top = dict.items(cfg._cfg_dict)
+    values = dict(top)
+    if 'datasets' in values:
+        return list(raw(values['datasets']))
+    found: list[Any] = []
+    for name, value in values.items():
+        if name.endswith('_datasets') and isinstance(value, (list, tuple)):
+            found.extend(raw(value))
+    return found
+
+
+def lazy_names(value: Any) -> Iterator[tuple[str, str | None]]:
+    """(module, name) of every lazy import used in a raw value."""
+    if isinstance(value, LazyObject):
+        if isinstance(value._module, str):
+            yield value._module, value._imported
+        else:
+            yield from ((m, None) for m in value._module)
+    elif isinstance(value, LazyAttr):
+        yield value._module, value.name
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from lazy_names(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from lazy_names(v)
+
+
+class Names054:
+    """Module paths and top-level names of the installed OpenCompass 0.5.4 package, read with ``ast``."""
+
+    def __init__(self, root: Path = OC_ROOT):
+        self.modules: set[str] = set()
+        self.names: set[str] = set()
+        for path in root.rglob('*.py'):
+            rel = path.relative_to(root.parent).with_suffix('')
+            parts = list(rel.parts)
+            if parts[-1] == '__init__':
+                parts = parts[:-1]
+            self.modules.add('.'.join(parts))
+            try:
+                tree = ast.parse(path.read_text(encoding='utf-8'))
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+            for node in tree.body:
+                if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.names.add(node.name)
+                elif isinstance(node, ast.Assign):
+                    self.names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+                elif isinstance(node, ast.ImportFrom):
+                    self.names.update(a.asname or a.name for a in node.names)
+
+    def lacks(self, module: str, name: str | None) -> bool:
+        if not module.startswith('opencompass'):
+            return False
+        if module not in self.modules:
+            return True
+        return name is not None and name not in self.names and f'{module}.{name}' not in self.modules
+
+
+# --------------------------------------------------------------------------
+# What the dataset entry asks for.
+
+def type_name(value: Any) -> str:
+    if isinstance(value, str):
+        return value.rsplit('.', 1)[-1]
+    if isinstance(value, LazyObject):
+        return str(value)
+    if isinstance(value, LazyAttr):
+        return value.name
+    return getattr(value, '__name__', repr(value))
+
+
+def type_module(value: Any) -> str:
+    if isinstance(value, str):  # a registry name: OpenCompass's ICL registries build it
+        return 'opencompass.openicl'
+    if isinstance(value, LazyObject):
+        return value.module
+    if isinstance(value, LazyAttr):
+        return value._module
+    return getattr(value, '__module__', '') or ''
+
+
+def scope(entry: Any, names: Names054) -> str | None:
+    """Why a dataset entry is not rendered, or None."""
+    if not isinstance(entry, dict):
+        return f'not a dict entry ({type(entry).__name__})'
+    lacking = sorted({f'{m}.{n}' if n else m for m, n in lazy_names(entry) if names.lacks(m, n)})
+    if lacking:
+        return 'needs newer OpenCompass: ' + ', '.join(lacking)
+    infer = entry.get('infer_cfg')
+    if not isinstance(infer, dict):
+        return 'no infer_cfg dict'
+    for key in ('ice_template', 'prompt_template', 'retriever', 'inferencer'):
+        cfg = infer.get(key)
+        if not isinstance(cfg, dict):
+            continue
+        module = type_module(cfg.get('type'))
+        if not module.startswith('opencompass.openicl'):
+            return f'custom {key.split("_")[-1]} class: {type_name(cfg.get("type"))} ({module})'
+        if key.endswith('template') and type_name(cfg.get('type')) not in PROMPT_TEMPLATES:
+            return f'custom template class: {type_name(cfg.get("type"))} ({module})'
+    retriever = type_name((infer.get('retriever') or {}).get('type'))
+    if retriever in MODEL_RETRIEVERS:
+        return f'retriever needs a model or a stubbed package: {retriever}'
+    inferencer = type_name((infer.get('inferencer') or {}).get('type'))
+    if inferencer in MODEL_IN_LOOP:
+        return f'model in the loop: {inferencer}'
+    if inferencer not in rwo.INFERENCERS:
+        return f'no reference loop: {inferencer}'
+    return None
+
+
+def kinds(entry: dict) -> dict[str, str | None]:
+    """The ``type=`` names of an entry's infer_cfg parts (for the report and the difference rules)."""
+    infer = entry.get('infer_cfg') if isinstance(entry.get('infer_cfg'), dict) else {}
+    return {key: type_name(infer[key].get('type')) if isinstance(infer.get(key), dict) else None
+            for key in ('ice_template', 'prompt_template', 'retriever', 'inferencer')}
+
+
+def columns(reader_cfg: dict) -> list[str]:
+    inputs = reader_cfg.get('input_columns') or []
+    if isinstance(inputs, str):
+        inputs = inputs.split()
+    out = list(inputs)
+    output = reader_cfg.get('output_column')
+    if output and output not in out:
+        out.append(output)
+    return out
+
+
+def labels(infer: dict) -> list[Any] | None:
+    """The ppl labels a dataset entry declares: a label-keyed template's keys, or ``labels=``."""
+    declared = (infer.get('inferencer') or {}).get('labels')
+    if declared:
+        return list(declared)
+    for key in ('prompt_template', 'ice_template'):
+        template = (infer.get(key) or {}).get('template')
+        if isinstance(template, dict) and template and not set(template) <= META_KEYS:
+            return list(template)
+    return None
+
+
+def make_rows(usable: list[dict]) -> dict[str, list[dict]]:
+    """Synthetic rows for every dataset of a config (see the module docstring)."""
+    order: list[str] = []
+    answers: dict[str, list[Any]] = {}
+    test_splits: list[str] = []
+    train_splits: dict[str, int] = {}
+    for entry in usable:
+        reader = entry.get('reader_cfg') or {}
+        for column in columns(reader):
+            if column not in order:
+                order.append(column)
+        infer = entry.get('infer_cfg') or {}
+        output = reader.get('output_column')
+        found = labels(infer)
+        if output and found and output not in answers:
+            answers[output] = found
+        test = reader.get('test_split', 'test')
+        train = reader.get('train_split', 'train')
+        fix = (infer.get('retriever') or {}).get('fix_id_list') or []
+        need = max([TRAIN_ROWS, *(i + 1 for i in fix if isinstance(i, int))])
+        train_splits[train] = max(train_splits.get(train, 0), need)
+        if test not in test_splits:
+            test_splits.append(test)
+    sizes = {split: TEST_ROWS for split in test_splits}
+    for split, need in train_splits.items():
+        sizes[split] = max(sizes.get(split, 0), need)
+
+    def value(column: str, split: str, i: int) -> Any:
+        if column in answers:
+            return answers[column][i % len(answers[column])]
+        return f'{column} of {split} row {i}'
+
+    return {split: [{c: value(c, split, i) for c in order} for i in range(n)] for split, n in sizes.items()}
+
+
+# --------------------------------------------------------------------------
+# OpenCompass's side of one dataset entry.
+
+class HarnessRows(BaseDataset):
+    """A ``BaseDataset`` whose ``load()`` returns the harness's rows, whatever the entry's loader keywords."""
+
+    @staticmethod
+    def load(harness_rows: dict, **loader_keywords: Any) -> datasets.DatasetDict:
+        return datasets.DatasetDict({split: datasets.Dataset.from_list(rows) for split, rows in harness_rows.items()})
+
+
+def built(value: Any) -> Any:
+    """Build the lazy imports of a raw value (the ``type=`` classes of infer_cfg)."""
+    if isinstance(value, (LazyObject, LazyAttr)):
+        return value.build()
+    if isinstance(value, dict):
+        return {k: built(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [built(v) for v in value]
+    return value
+
+
+def build_dataset(entry: dict, rows: dict) -> HarnessRows:
+    """As OpenCompass's ``build_dataset_from_cfg``: every key but infer_cfg/eval_cfg reaches the class.
+
+    Only ``reader_cfg`` is built: ``HarnessRows.load`` ignores the loader's own
+    keywords, whose lazy imports (e.g. a judge model's class) need packages the
+    venv does not have.
+    """
+    cfg = {k: v for k, v in entry.items() if k not in ('type', 'infer_cfg', 'eval_cfg')}
+    cfg['reader_cfg'] = built(cfg.get('reader_cfg', {}))
+    return HarnessRows(harness_rows=rows, **cfg)
+
+
+def abbr_of(entry: dict) -> Any:
+    """The dataset's name in OpenCompass's outputs: ``abbr``, else ``path`` and ``name`` (``dataset_abbr_from_cfg``)."""
+    try:
+        return dataset_abbr_from_cfg(entry)
+    except (KeyError, TypeError):
+        return entry.get('abbr')
+
+
+def render_entry(entry: dict, rows: dict, model: rwo.ReferenceModel) -> list[dict]:
+    head = {'dataset': abbr_of(entry), 'model': model.abbr}
+    try:
+        infer = built(entry['infer_cfg'])
+        dataset = build_dataset(entry, rows)
+        ice = ICL_PROMPT_TEMPLATES.build(infer['ice_template']) if infer.get('ice_template') else None
+        prompt = ICL_PROMPT_TEMPLATES.build(infer['prompt_template']) if infer.get('prompt_template') else None
+        retriever = ICL_RETRIEVERS.build({**infer['retriever'], 'dataset': dataset})
+        inferencer = infer['inferencer']
+        loop = rwo.INFERENCERS[type_name(inferencer['type'])]
+        records = list(loop(retriever, ice, prompt, inferencer, model))
+        json.dumps(records)  # a stub object in a prompt fails here, not unnoticed in the report
+    except Exception as exc:  # OpenCompass's failures are results
+        return [{**head, 'error': f'{type(exc).__name__}: {exc}'}]
+    out = []
+    for record in records:
+        ordered = {**head, 'index': record['index'], 'mode': record['mode']}
+        if 'label' in record:
+            ordered['label'] = record['label']
+        ordered['prompt'] = record['prompt']
+        ordered['ice_idx'] = record['ice_idx']
+        out.append(ordered)
+    return out
+
+
+def reference_model(path: str) -> rwo.ReferenceModel:
+    (cfg,) = rwo.load_config_list(path, 'models')
+    model = rwo.ReferenceModel(cfg)
+    # OpenCompass's infer task: inferencer.max_seq_len = model_cfg.get('max_seq_len').
+    model.has_max_seq_len, model.max_seq_len = True, cfg.get('max_seq_len')
+    return model
+
+
+def process(config: str, root: Path, models: list[rwo.ReferenceModel], names: Names054) -> dict:
+    path = root / config
+    try:
+        cfg = Config.fromfile(str(path), format_python_code=False)
+        found = entries(cfg)
+    except BaseException as exc:  # a config is user code; SystemExit included
+        return {'config': config, 'load_error': f'{type(exc).__name__}: {str(exc)[:500]}'}
+    if not found:
+        return {'config': config, 'load_error': 'no datasets'}
+    scopes = [scope(entry, names) for entry in found]
+    rows = make_rows([entry for entry, why in zip(found, scopes, strict=True) if why is None])
+    out = []
+    for index, (entry, why) in enumerate(zip(found, scopes, strict=True)):
+        item: dict[str, Any] = {'index': index, 'abbr': abbr_of(entry) if isinstance(entry, dict) else None, 'scope': why}
+        if isinstance(entry, dict):
+            item['types'] = kinds(entry)
+        if why is None:
+            item['records'] = {model.abbr: render_entry(entry, rows, model) for model in models}
+        out.append(item)
+    return {'config': config, 'rows': rows, 'datasets': out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('--configs-root', required=True)
+    parser.add_argument('--list', required=True, help='JSON list of config paths relative to --configs-root')
+    parser.add_argument('--models', nargs='+', required=True)
+    parser.add_argument('--out', required=True)
+    args = parser.parse_args(argv)
+    root = Path(args.configs_root)
+    configs = json.loads(Path(args.list).read_text())
+    models = [reference_model(m) for m in args.models]
+    names = Names054()
+    with open(args.out, 'w', encoding='utf-8') as handle:
+        for n, config in enumerate(configs, 1):
+            result = process(config, root, models, names)
+            handle.write(json.dumps(result, ensure_ascii=False) + '\n')
+            handle.flush()
+            print(f'[oc {n}/{len(configs)}] {config}', file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -9,7 +9,7 @@ Run by ``parity_real_configs.py`` with the scratch venv's interpreter (``setup_v
 For every config file of ``--list`` (paths relative to ``--configs-root``) it
 writes one JSON line::
 
-    {"config": "gsm8k/gsm8k_gen_1d7fe4.py", "rows": {split: [row, ...]},
+    {"config": "gsm8k/gsm8k_gen_1d7fe4.py", "rows": [row, ...], "splits": [name, ...],
      "datasets": [{"index": 0, "abbr": ..., "scope": null | "reason",
                    "records": {model_abbr: [record, ...]}}, ...]}
 
@@ -27,14 +27,16 @@ or ``{"config": ..., "load_error": "Type: message"}``.
   template or retriever class of a dataset module (custom classes), a retriever
   that needs a model or a package the venv stubs, or an inferencer that the
   reference loops (``render_with_opencompass.INFERENCERS``) do not cover.
-* **Rows.**  One set of synthetic rows per config serves every dataset of it
-  (``make_rows``): the union of the datasets' ``input_columns`` and
-  ``output_column``, in order; the answer column holds the templates' labels
-  where a ppl template or ``labels=`` has them.  The splits are the datasets'
-  ``test_split`` (3 rows) and ``train_split`` (3 rows, more when
-  ``fix_id_list`` asks for more).
+* **Rows.**  One list of synthetic rows per config serves every dataset of it
+  and every split they read (``train_split``, ``test_split``), as promptkit's
+  ``--rows FILE`` does (``make_rows``): the union of the datasets'
+  ``input_columns`` and ``output_column``, in order, each value naming its
+  column and row (``'question of row 0'``); the answer column holds the
+  templates' labels in turn where a ppl template or ``labels=`` has them.
+  3 rows, more when a ``fix_id_list`` reaches further.
 * **Dataset.**  The entry's ``type`` is replaced by ``HarnessRows``, a
-  ``BaseDataset`` whose ``load()`` returns those rows as a ``DatasetDict``;
+  ``BaseDataset`` whose ``load()`` returns those rows as a ``DatasetDict``
+  (the same rows under each split name);
   every other key (``reader_cfg``, ``k``, ``n``, ``abbr``, the loader's own
   keywords) reaches ``BaseDataset`` as OpenCompass's ``build_dataset_from_cfg``
   passes it, so ``idx``/``subdivision`` columns and ``n`` repeats are
@@ -78,8 +80,8 @@ from opencompass.registry import ICL_PROMPT_TEMPLATES, ICL_RETRIEVERS  # noqa: E
 from opencompass.utils.abbr import dataset_abbr_from_cfg  # noqa: E402
 
 OC_ROOT = Path(opencompass.__file__).parent
-TEST_ROWS = 3
-TRAIN_ROWS = 3
+#: Rows per config (more when a FixKRetriever's fix_id_list reaches further).
+ROWS = 3
 #: Inferencers that call the model to build their next prompt.
 MODEL_IN_LOOP = frozenset({'AgentInferencer', 'AttackInferencer', 'ToTInferencer'})
 #: Retrievers whose shots depend on an embedding model or a scorer the venv only stubs.
@@ -245,12 +247,12 @@ def labels(infer: dict) -> list[Any] | None:
     return None
 
 
-def make_rows(usable: list[dict]) -> dict[str, list[dict]]:
-    """Synthetic rows for every dataset of a config (see the module docstring)."""
+def make_rows(usable: list[dict]) -> tuple[list[dict], list[str]]:
+    """Synthetic rows for every dataset of a config, and the split names they serve (see the module docstring)."""
     order: list[str] = []
     answers: dict[str, list[Any]] = {}
-    test_splits: list[str] = []
-    train_splits: dict[str, int] = {}
+    splits: list[str] = []
+    count = ROWS
     for entry in usable:
         reader = entry.get('reader_cfg') or {}
         for column in columns(reader):
@@ -261,23 +263,18 @@ def make_rows(usable: list[dict]) -> dict[str, list[dict]]:
         found = labels(infer)
         if output and found and output not in answers:
             answers[output] = found
-        test = reader.get('test_split', 'test')
-        train = reader.get('train_split', 'train')
+        for split in (reader.get('train_split', 'train'), reader.get('test_split', 'test')):
+            if split not in splits:
+                splits.append(split)
         fix = (infer.get('retriever') or {}).get('fix_id_list') or []
-        need = max([TRAIN_ROWS, *(i + 1 for i in fix if isinstance(i, int))])
-        train_splits[train] = max(train_splits.get(train, 0), need)
-        if test not in test_splits:
-            test_splits.append(test)
-    sizes = {split: TEST_ROWS for split in test_splits}
-    for split, need in train_splits.items():
-        sizes[split] = max(sizes.get(split, 0), need)
+        count = max([count, *(i + 1 for i in fix if isinstance(i, int))])
 
-    def value(column: str, split: str, i: int) -> Any:
+    def value(column: str, i: int) -> Any:
         if column in answers:
             return answers[column][i % len(answers[column])]
-        return f'{column} of {split} row {i}'
+        return f'{column} of row {i}'
 
-    return {split: [{c: value(c, split, i) for c in order} for i in range(n)] for split, n in sizes.items()}
+    return [{c: value(c, i) for c in order} for i in range(count)], splits
 
 
 # --------------------------------------------------------------------------
@@ -287,8 +284,8 @@ class HarnessRows(BaseDataset):
     """A ``BaseDataset`` whose ``load()`` returns the harness's rows, whatever the entry's loader keywords."""
 
     @staticmethod
-    def load(harness_rows: dict, **loader_keywords: Any) -> datasets.DatasetDict:
-        return datasets.DatasetDict({split: datasets.Dataset.from_list(rows) for split, rows in harness_rows.items()})
+    def load(harness_rows: list[dict], harness_splits: list[str], **loader_keywords: Any) -> datasets.DatasetDict:
+        return datasets.DatasetDict({split: datasets.Dataset.from_list(harness_rows) for split in harness_splits})
 
 
 def built(value: Any) -> Any:
@@ -302,7 +299,7 @@ def built(value: Any) -> Any:
     return value
 
 
-def build_dataset(entry: dict, rows: dict) -> HarnessRows:
+def build_dataset(entry: dict, rows: list[dict], splits: list[str]) -> HarnessRows:
     """As OpenCompass's ``build_dataset_from_cfg``: every key but infer_cfg/eval_cfg reaches the class.
 
     Only ``reader_cfg`` is built: ``HarnessRows.load`` ignores the loader's own
@@ -311,7 +308,7 @@ def build_dataset(entry: dict, rows: dict) -> HarnessRows:
     """
     cfg = {k: v for k, v in entry.items() if k not in ('type', 'infer_cfg', 'eval_cfg')}
     cfg['reader_cfg'] = built(cfg.get('reader_cfg', {}))
-    return HarnessRows(harness_rows=rows, **cfg)
+    return HarnessRows(harness_rows=rows, harness_splits=splits, **cfg)
 
 
 def abbr_of(entry: dict) -> Any:
@@ -322,11 +319,11 @@ def abbr_of(entry: dict) -> Any:
         return entry.get('abbr')
 
 
-def render_entry(entry: dict, rows: dict, model: rwo.ReferenceModel) -> list[dict]:
+def render_entry(entry: dict, rows: list[dict], splits: list[str], model: rwo.ReferenceModel) -> list[dict]:
     head = {'dataset': abbr_of(entry), 'model': model.abbr}
     try:
         infer = built(entry['infer_cfg'])
-        dataset = build_dataset(entry, rows)
+        dataset = build_dataset(entry, rows, splits)
         ice = ICL_PROMPT_TEMPLATES.build(infer['ice_template']) if infer.get('ice_template') else None
         prompt = ICL_PROMPT_TEMPLATES.build(infer['prompt_template']) if infer.get('prompt_template') else None
         retriever = ICL_RETRIEVERS.build({**infer['retriever'], 'dataset': dataset})
@@ -365,16 +362,16 @@ def process(config: str, root: Path, models: list[rwo.ReferenceModel], names: Na
     if not found:
         return {'config': config, 'load_error': 'no datasets'}
     scopes = [scope(entry, names) for entry in found]
-    rows = make_rows([entry for entry, why in zip(found, scopes, strict=True) if why is None])
+    rows, splits = make_rows([entry for entry, why in zip(found, scopes, strict=True) if why is None])
     out = []
     for index, (entry, why) in enumerate(zip(found, scopes, strict=True)):
         item: dict[str, Any] = {'index': index, 'abbr': abbr_of(entry) if isinstance(entry, dict) else None, 'scope': why}
         if isinstance(entry, dict):
             item['types'] = kinds(entry)
         if why is None:
-            item['records'] = {model.abbr: render_entry(entry, rows, model) for model in models}
+            item['records'] = {model.abbr: render_entry(entry, rows, splits, model) for model in models}
         out.append(item)
-    return {'config': config, 'rows': rows, 'datasets': out}
+    return {'config': config, 'rows': rows, 'splits': splits, 'datasets': out}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,10 +20,9 @@ part of CI: OpenCompass's repository is not stored with promptkit.
    config, decides what is out of scope, writes synthetic rows and renders
    every dataset for the three model configs of ``parity_models/`` (see its
    docstring).
-3. **promptkit.**  ``promptkit.load_datasets`` loads the same unmodified file;
-   each dataset's loader is replaced by ``RowsDataset(rows)``
-   (``dataclasses.replace``), the rows the worker wrote, and every dataset is
-   rendered for each model with ``Renderer``.
+3. **promptkit.**  ``promptkit.load_datasets`` loads the same unmodified file
+   with the worker's rows (``--work``/rows/*.jsonl) as every dataset's rows
+   (``load_with_rows``), and ``Renderer`` renders every dataset for each model.
 4. **Compare.**  Per (config, model): ``identical`` when every in-scope
    dataset renders the same records (``n_shots``/``truncated`` aside, which
    OpenCompass does not record); ``deliberate:<section>`` when each
@@ -42,6 +41,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import inspect
 import json
 import os
 import random
@@ -100,18 +100,33 @@ def eligible(datasets_dir: Path) -> list[str]:
 # --------------------------------------------------------------------------
 # 3. promptkit's side.
 
-def promptkit_records(config: Path, rows: dict, model_paths: list[Path]) -> dict[int, dict[str, list[dict]]] | str:
+def load_with_rows(config: Path, rows_file: Path, splits: list[str]) -> list:
+    """The config's datasets, each fed the rows of ``rows_file`` as every split it reads (``splits``).
+
+    ``load_datasets(config, rows=FILE)`` does that where promptkit has it (the
+    ``--rows FILE`` option).  Without it the harness adapts: each dataset's
+    loader becomes ``RowsDataset({split: rows, ...})`` (``dataclasses.replace``),
+    which skips the dataset's ``n``.
+    """
+    from promptkit import RowsDataset, load_datasets
+
+    if 'rows' in inspect.signature(load_datasets).parameters:
+        return load_datasets(config, rows=rows_file)
+    rows = [json.loads(line) for line in rows_file.read_text(encoding='utf-8').splitlines()]
+    return [dataclasses.replace(spec, loader=RowsDataset(dict.fromkeys(splits, rows))) for spec in load_datasets(config)]
+
+
+def promptkit_records(config: Path, rows_file: Path, splits: list[str], model_paths: list[Path]) -> dict[int, dict[str, list[dict]]] | str:
     """dataset index -> model abbr -> records, or the error that stopped the whole config."""
-    from promptkit import PromptkitError, Renderer, RowsDataset, load_datasets, load_models
+    from promptkit import PromptkitError, Renderer, load_models
 
     try:
         models = [m for path in model_paths for m in load_models(path)]
-        specs = load_datasets(config)
+        specs = load_with_rows(config, rows_file, splits)
     except PromptkitError as error:
         return f'{type(error).__name__}: {error}'
     out: dict[int, dict[str, list[dict]]] = {}
     for index, spec in enumerate(specs):
-        spec = dataclasses.replace(spec, loader=RowsDataset(rows))
         out[index] = {}
         for model in models:
             try:
@@ -133,7 +148,6 @@ class Case:
     model: str           # the setup's abbr: 'base', 'chat-meta' or 'api'
     oc: list[dict]
     pk: list[dict]
-    rows: dict
 
     @property
     def oc_error(self) -> str | None:
@@ -232,12 +246,15 @@ def pair_status(statuses: list[str]) -> str:
     return 'out-of-scope'
 
 
-def compare(oc_result: dict, datasets_dir: Path) -> list[dict]:
+def compare(oc_result: dict, datasets_dir: Path, work: Path) -> list[dict]:
     """One report entry per (config, model)."""
     config = oc_result['config']
     if 'load_error' in oc_result:
         return [{'config': config, 'model': abbr, 'status': 'out-of-scope', 'reason': f'OpenCompass cannot load it: {oc_result["load_error"]}'} for abbr in MODELS]
-    pk = promptkit_records(datasets_dir / config, oc_result['rows'], list(MODELS.values()))
+    rows_file = work / 'rows' / (config.replace('/', '__').removesuffix('.py') + '.jsonl')
+    rows_file.parent.mkdir(parents=True, exist_ok=True)
+    rows_file.write_text(''.join(json.dumps(row, ensure_ascii=False) + '\n' for row in oc_result['rows']), encoding='utf-8')
+    pk = promptkit_records(datasets_dir / config, rows_file, oc_result['splits'], list(MODELS.values()))
     out = []
     for abbr in MODELS:
         items = []
@@ -255,7 +272,7 @@ def compare(oc_result: dict, datasets_dir: Path) -> list[dict]:
                 got = [{'dataset': item['abbr'], 'model': abbr, 'error': f'promptkit found {len(pk)} datasets in the config'}]
             else:
                 got = pk[item['index']].get(abbr, [{'error': f'no model {abbr!r}'}])
-            case = Case(config, item, abbr, oc, got, oc_result['rows'])
+            case = Case(config, item, abbr, oc, got)
             entry['status'] = classify(case)
             entry['types'] = item['types']
             if entry['status'] == 'out-of-scope':
@@ -379,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = []
     with open(oc_out, encoding='utf-8') as handle:
         for line in handle:
-            pairs.extend(compare(json.loads(line), datasets_dir))
+            pairs.extend(compare(json.loads(line), datasets_dir, args.work))
 
     import promptkit
 

@@ -224,6 +224,23 @@ def kinds(entry: dict) -> dict[str, str | None]:
             for key in ('ice_template', 'prompt_template', 'retriever', 'inferencer')}
 
 
+def round_roles(entry: dict) -> list[str]:
+    """The roles of the items inside the ``round`` of an entry's templates (every label's, for label-keyed ones)."""
+    infer = entry.get('infer_cfg') if isinstance(entry.get('infer_cfg'), dict) else {}
+    found: list[str] = []
+    for key in ('ice_template', 'prompt_template'):
+        template = (infer.get(key) or {}).get('template') if isinstance(infer.get(key), dict) else None
+        bodies = [template] if isinstance(template, dict) and set(template) <= META_KEYS else (
+            list(template.values()) if isinstance(template, dict) else [])
+        for body in bodies:
+            items = body.get('round', []) if isinstance(body, dict) else []
+            for item in items if isinstance(items, list) else []:
+                role = item.get('role') if isinstance(item, dict) else None
+                if isinstance(role, str) and role not in found:
+                    found.append(role)
+    return found
+
+
 def columns(reader_cfg: dict) -> list[str]:
     inputs = reader_cfg.get('input_columns') or []
     if isinstance(inputs, str):
@@ -254,11 +271,12 @@ def make_rows(usable: list[dict]) -> tuple[list[dict], list[str]]:
     splits: list[str] = []
     count = ROWS
     for entry in usable:
-        reader = entry.get('reader_cfg') or {}
+        # A malformed reader_cfg (e.g. a tuple, from a trailing comma) adds no column; OpenCompass's error is the result.
+        reader = entry.get('reader_cfg') if isinstance(entry.get('reader_cfg'), dict) else {}
         for column in columns(reader):
             if column not in order:
                 order.append(column)
-        infer = entry.get('infer_cfg') or {}
+        infer = entry['infer_cfg']
         output = reader.get('output_column')
         found = labels(infer)
         if output and found and output not in answers:
@@ -333,15 +351,8 @@ def render_entry(entry: dict, rows: list[dict], splits: list[str], model: rwo.Re
         json.dumps(records)  # a stub object in a prompt fails here, not unnoticed in the report
     except Exception as exc:  # OpenCompass's failures are results
         return [{**head, 'error': f'{type(exc).__name__}: {exc}'}]
-    out = []
-    for record in records:
-        ordered = {**head, 'index': record['index'], 'mode': record['mode']}
-        if 'label' in record:
-            ordered['label'] = record['label']
-        ordered['prompt'] = record['prompt']
-        ordered['ice_idx'] = record['ice_idx']
-        out.append(ordered)
-    return out
+    # Every field a loop gives (turn, label, continuation, sc_size, ...): records compare as dicts, order aside.
+    return [{**head, **record} for record in records]
 
 
 def reference_model(path: str) -> rwo.ReferenceModel:
@@ -368,6 +379,7 @@ def process(config: str, root: Path, models: list[rwo.ReferenceModel], names: Na
         item: dict[str, Any] = {'index': index, 'abbr': abbr_of(entry) if isinstance(entry, dict) else None, 'scope': why}
         if isinstance(entry, dict):
             item['types'] = kinds(entry)
+            item['round_roles'] = round_roles(entry)
         if why is None:
             item['records'] = {model.abbr: render_entry(entry, rows, splits, model) for model in models}
         out.append(item)
@@ -387,7 +399,10 @@ def main(argv: list[str] | None = None) -> int:
     names = Names054()
     with open(args.out, 'w', encoding='utf-8') as handle:
         for n, config in enumerate(configs, 1):
-            result = process(config, root, models, names)
+            try:
+                result = process(config, root, models, names)
+            except Exception as exc:  # the harness's own failure on this config: reported, the run goes on
+                result = {'config': config, 'harness_error': f'{type(exc).__name__}: {exc}'}
             handle.write(json.dumps(result, ensure_ascii=False) + '\n')
             handle.flush()
             print(f'[oc {n}/{len(configs)}] {config}', file=sys.stderr, flush=True)

@@ -191,7 +191,26 @@ def _leading_newline(case: Case) -> bool:
     return case.model == 'base' and _each_difference(case, explained)
 
 
+def _system_in_round(case: Case) -> bool:
+    """A SYSTEM item inside a round: OpenCompass's completion parser raises KeyError: 'SYSTEM' (the chat-meta
+    model reserves SYSTEM); promptkit renders the item with the SYSTEM role's own begin/end."""
+    return (case.model == 'chat-meta' and case.oc_error == "KeyError: 'SYSTEM'" and 'SYSTEM' in case.dataset.get('round_roles', [])
+            and case.pk_error is None and all('<|im_start|>system\n' in r['prompt'] for r in case.pk))
+
+
+def _shots_without_ice_token(case: Case) -> bool:
+    """The retriever picks shots but the template has no ice_token: OpenCompass's prompts hold none of the picked
+    rows (it drops them silently); promptkit refuses with its no-ice_token error."""
+    if case.oc_error or 'but the template has no ice_token' not in (case.pk_error or ''):
+        return False
+    picked = [(r, [i for i in r['ice_idx'] if i != r['index']]) for r in case.oc]
+    return any(shots for _, shots in picked) and not any(
+        re.search(rf'of row {i}\b', json.dumps(r['prompt'], ensure_ascii=False)) for r, shots in picked for i in shots)
+
+
 RULES: list[Rule] = [
+    Rule('reserved-in-round', 'a SYSTEM item inside a round is rendered (OpenCompass: KeyError)', _system_in_round),
+    Rule('loose-text', 'shots are never dropped silently: no ice_token is an error (OpenCompass drops the shots)', _shots_without_ice_token),
     Rule('leading-newline', 'no stray leading newline from an empty first item (no meta template)', _leading_newline),
     Rule('raw-prompt-template', 'RawPromptTemplate rendered for completion models (OpenCompass: API models only)', _raw_template_for_completion),
 ]
@@ -251,6 +270,8 @@ def compare(oc_result: dict, datasets_dir: Path, work: Path) -> list[dict]:
     config = oc_result['config']
     if 'load_error' in oc_result:
         return [{'config': config, 'model': abbr, 'status': 'out-of-scope', 'reason': f'OpenCompass cannot load it: {oc_result["load_error"]}'} for abbr in MODELS]
+    if 'harness_error' in oc_result:
+        return [{'config': config, 'model': abbr, 'status': 'out-of-scope', 'reason': f'harness error: {oc_result["harness_error"]}'} for abbr in MODELS]
     rows_file = work / 'rows' / (config.replace('/', '__').removesuffix('.py') + '.jsonl')
     rows_file.parent.mkdir(parents=True, exist_ok=True)
     rows_file.write_text(''.join(json.dumps(row, ensure_ascii=False) + '\n' for row in oc_result['rows']), encoding='utf-8')

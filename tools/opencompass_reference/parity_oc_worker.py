@@ -30,7 +30,8 @@ or ``{"config": ..., "load_error": "Type: message"}``.
 * **Rows.**  One list of synthetic rows per config serves every dataset of it
   and every split they read (``train_split``, ``test_split``), as promptkit's
   ``--rows FILE`` does (``make_rows``): the union of the datasets'
-  ``input_columns`` and ``output_column``, in order, each value naming its
+  ``input_columns`` and ``output_column`` (and ``cont``, which
+  ``LLInferencer`` reads), in order, each value naming its
   column and row (``'question of row 0'``); the answer column holds the
   templates' labels in turn where a ppl template or ``labels=`` has them.
   3 rows, more when a ``fix_id_list`` reaches further.
@@ -87,6 +88,8 @@ MODEL_IN_LOOP = frozenset({'AgentInferencer', 'AttackInferencer', 'ToTInferencer
 #: Retrievers whose shots depend on an embedding model or a scorer the venv only stubs.
 MODEL_RETRIEVERS = frozenset({'TopkRetriever', 'MDLRetriever', 'VotekRetriever', 'DPPRetriever', 'BM25Retriever'})
 PROMPT_TEMPLATES = frozenset({'PromptTemplate', 'RawPromptTemplate'})
+#: The column LLInferencer reads each row's continuation from (its name is fixed, not in reader_cfg).
+LL_COLUMN = 'cont'
 META_KEYS = frozenset({'begin', 'round', 'end'})
 
 
@@ -212,6 +215,8 @@ def scope(entry: Any, names: Names054) -> str | None:
     inferencer = type_name((infer.get('inferencer') or {}).get('type'))
     if inferencer in MODEL_IN_LOOP:
         return f'model in the loop: {inferencer}'
+    if inferencer == 'ChatInferencer' and (infer.get('inferencer') or {}).get('infer_mode') == 'every':
+        return "model in the loop: ChatInferencer(infer_mode='every') puts the model's replies in the history"
     if inferencer not in rwo.INFERENCERS:
         return f'no reference loop: {inferencer}'
     return None
@@ -277,6 +282,8 @@ def make_rows(usable: list[dict]) -> tuple[list[dict], list[str]]:
             if column not in order:
                 order.append(column)
         infer = entry['infer_cfg']
+        if type_name(infer['inferencer']['type']) == 'LLInferencer' and LL_COLUMN not in order:
+            order.append(LL_COLUMN)
         output = reader.get('output_column')
         found = labels(infer)
         if output and found and output not in answers:

@@ -212,7 +212,7 @@ RULES: list[Rule] = [
     Rule('reserved-in-round', 'a SYSTEM item inside a round is rendered (OpenCompass: KeyError)', _system_in_round),
     Rule('loose-text', 'shots are never dropped silently: no ice_token is an error (OpenCompass drops the shots)', _shots_without_ice_token),
     Rule('leading-newline', 'no stray leading newline from an empty first item (no meta template)', _leading_newline),
-    Rule('raw-prompt-template', 'RawPromptTemplate rendered for completion models (OpenCompass: API models only)', _raw_template_for_completion),
+    Rule('raw-messages-every-model', 'RawPromptTemplate rendered for completion models (OpenCompass: API models only)', _raw_template_for_completion),
 ]
 
 

@@ -30,10 +30,12 @@ or ``{"config": ..., "load_error": "Type: message"}``.
 * **Rows.**  One list of synthetic rows per config serves every dataset of it
   and every split they read (``train_split``, ``test_split``), as promptkit's
   ``--rows FILE`` does (``make_rows``): the union of the datasets'
-  ``input_columns`` and ``output_column`` (and ``cont``, which
-  ``LLInferencer`` reads), in order, each value naming its
+  ``input_columns`` and ``output_column`` (and ``cont``/``choices``, which
+  ``LLInferencer``/``CLPInferencer`` read by name), in order, each value naming its
   column and row (``'question of row 0'``); the answer column holds the
-  templates' labels in turn where a ppl template or ``labels=`` has them.
+  templates' labels in turn where a ppl template or ``labels=`` has them, and
+  a column a ``RawPromptTemplate`` expands (``expand_column``) holds a
+  user/assistant exchange.
   3 rows, more when a ``fix_id_list`` reaches further.
 * **Dataset.**  The entry's ``type`` is replaced by ``HarnessRows``, a
   ``BaseDataset`` whose ``load()`` returns those rows as a ``DatasetDict``
@@ -88,8 +90,9 @@ MODEL_IN_LOOP = frozenset({'AgentInferencer', 'AttackInferencer', 'ToTInferencer
 #: Retrievers whose shots depend on an embedding model or a scorer the venv only stubs.
 MODEL_RETRIEVERS = frozenset({'TopkRetriever', 'MDLRetriever', 'VotekRetriever', 'DPPRetriever', 'BM25Retriever'})
 PROMPT_TEMPLATES = frozenset({'PromptTemplate', 'RawPromptTemplate'})
-#: The column LLInferencer reads each row's continuation from (its name is fixed, not in reader_cfg).
-LL_COLUMN = 'cont'
+#: Columns some inferencers read by a fixed name, not from reader_cfg: LLInferencer each row's continuation,
+#: CLPInferencer the first test row's choices (a list of strings).
+INFERENCER_COLUMNS = {'LLInferencer': 'cont', 'CLPInferencer': 'choices'}
 META_KEYS = frozenset({'begin', 'round', 'end'})
 
 
@@ -217,6 +220,8 @@ def scope(entry: Any, names: Names054) -> str | None:
         return f'model in the loop: {inferencer}'
     if inferencer == 'ChatInferencer' and (infer.get('inferencer') or {}).get('infer_mode') == 'every':
         return "model in the loop: ChatInferencer(infer_mode='every') puts the model's replies in the history"
+    if inferencer == 'GenInferencer' and (infer.get('inferencer') or {}).get('multiround'):
+        return "model in the loop: GenInferencer(multiround=True) generates each empty assistant turn in turn"
     if inferencer not in rwo.INFERENCERS:
         return f'no reference loop: {inferencer}'
     return None
@@ -243,6 +248,17 @@ def round_roles(entry: dict) -> list[str]:
                 role = item.get('role') if isinstance(item, dict) else None
                 if isinstance(role, str) and role not in found:
                     found.append(role)
+    return found
+
+
+def expand_columns(infer: dict) -> list[str]:
+    """The columns a RawPromptTemplate expands into messages (``dict(expand_column=...)``)."""
+    found = []
+    for key in ('ice_template', 'prompt_template'):
+        messages = (infer.get(key) or {}).get('messages') if isinstance(infer.get(key), dict) else None
+        for item in messages if isinstance(messages, list) else []:
+            if isinstance(item, dict) and isinstance(item.get('expand_column'), str):
+                found.append(item['expand_column'])
     return found
 
 
@@ -273,6 +289,7 @@ def make_rows(usable: list[dict]) -> tuple[list[dict], list[str]]:
     """Synthetic rows for every dataset of a config, and the split names they serve (see the module docstring)."""
     order: list[str] = []
     answers: dict[str, list[Any]] = {}
+    chats: set[str] = set()
     splits: list[str] = []
     count = ROWS
     for entry in usable:
@@ -282,8 +299,10 @@ def make_rows(usable: list[dict]) -> tuple[list[dict], list[str]]:
             if column not in order:
                 order.append(column)
         infer = entry['infer_cfg']
-        if type_name(infer['inferencer']['type']) == 'LLInferencer' and LL_COLUMN not in order:
-            order.append(LL_COLUMN)
+        fixed = INFERENCER_COLUMNS.get(type_name(infer['inferencer']['type']))
+        if fixed and fixed not in order:
+            order.append(fixed)
+        chats.update(expand_columns(infer))
         output = reader.get('output_column')
         found = labels(infer)
         if output and found and output not in answers:
@@ -295,6 +314,11 @@ def make_rows(usable: list[dict]) -> tuple[list[dict], list[str]]:
         count = max([count, *(i + 1 for i in fix if isinstance(i, int))])
 
     def value(column: str, i: int) -> Any:
+        if column == 'choices':
+            return ['yes', 'no']
+        if column in chats:
+            return [{'role': 'user', 'content': f'{column} of row {i}, turn 0'},
+                    {'role': 'assistant', 'content': f'{column} of row {i}, reply 0'}]
         if column in answers:
             return answers[column][i % len(answers[column])]
         return f'{column} of row {i}'

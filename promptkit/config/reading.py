@@ -36,7 +36,7 @@ def read_entries(path: Path, key: str) -> list[Any]:
         raise ConfigError(f"config file {str(path)!r} not found", config=str(path))
     _check_engine_bases(path)
     try:
-        with engine_imports(), _frozen_modules_as_stdlib():
+        with engine_imports(), _frozen_modules_as_stdlib(), _engine_checkouts(path):
             cfg = Config.fromfile(str(path), format_python_code=False)
             lazy, ConfigDict.lazy = ConfigDict.lazy, True  # read values as they are; _plain builds what the entries hold
             try:
@@ -111,11 +111,11 @@ def _last_frame(error: Exception) -> Any:
 
 
 def _check_engine_bases(path: Path) -> None:
-    """Refuse ``with read_base(): from opencompass.configs... import ...`` when that package is not installed (mmengine
-    would read the base file from the installed package), naming the line and the way on."""
+    """Refuse ``with read_base(): from opencompass.configs... import ...`` when that package is neither installed nor the
+    checkout the config lies in (mmengine reads the base file from one of them), naming the line and the way on."""
     for file, line, module in _engine_bases(path, set()):
         engine = module.split(".")[0]
-        if not installed(engine):
+        if not installed(engine) and _checkout_of(path, engine) is None:
             raise ConfigError(
                 f"line {line} reads a base config from the installed {engine!r} package (from {module} import ...), and "
                 f"{engine} is not installed: install it, or copy that config file beside this one and import it relatively "
@@ -171,3 +171,35 @@ def _frozen_modules_as_stdlib() -> Iterator[None]:
         yield
     finally:
         utils._is_builtin_module = config._is_builtin_module = original
+
+
+def _checkout_of(config: Path, engine: str) -> Path | None:
+    """The engine's package folder in the source checkout ``config`` lies in (the nearest ancestor folder holding
+    ``<engine>/__init__.py``, as in OpenCompass's own repository), or ``None``."""
+    for folder in config.resolve().parents:
+        if (folder / engine / "__init__.py").is_file():
+            return folder / engine
+    return None
+
+
+@contextmanager
+def _engine_checkouts(config: Path) -> Iterator[None]:
+    """Have mmengine read ``read_base()`` imports of an engine package (``from opencompass.configs.datasets.x import
+    ...``) from the checkout the config lies in, when the package is not installed: the configs of the engine's own
+    repository include each other that way."""
+    from mmengine.config import config as mmengine_config
+
+    checkouts = {engine: folder for engine in ENGINES if not installed(engine) and (folder := _checkout_of(config, engine)) is not None}
+    if not checkouts:
+        yield
+        return
+    original: Callable[[str], str] = mmengine_config.get_installed_path
+
+    def installed_path(package: str) -> str:
+        return str(checkouts[package]) if package in checkouts else original(package)
+
+    mmengine_config.get_installed_path = installed_path
+    try:
+        yield
+    finally:
+        mmengine_config.get_installed_path = original

@@ -466,3 +466,31 @@ def test_rows_serve_every_split_the_config_reads(tmp_path, capsys):
     [record] = records(capsys)
     assert (record["index"], record["ice_idx"]) == (2, [0, 1])
     assert record["prompt"].endswith("q2\nA. a\nB. b\nC. c\nD. d\nAnswer: ")
+
+
+def test_absolute_base_configs_inside_an_opencompass_checkout_are_read_from_it(tmp_path):
+    """In OpenCompass's own repository, `from opencompass.configs.datasets... import` reads the checkout's file (as
+    mmengine does for an installed package), though opencompass is not installed."""
+    package = tmp_path / "repo" / "opencompass"
+    for folder in ("configs/datasets/qa", "configs/datasets/suite"):
+        (package / folder).mkdir(parents=True)
+    write(package, "__init__.py", "")
+    write(
+        package / "configs" / "datasets" / "qa",
+        "qa_gen.py",
+        "from opencompass.openicl.icl_prompt_template import PromptTemplate\n"
+        "from opencompass.openicl.icl_retriever import ZeroRetriever\n"
+        "from opencompass.openicl.icl_inferencer import GenInferencer\n"
+        "qa_datasets = [dict(abbr='qa', type='JsonlDataset', path='rows.jsonl', reader_cfg=dict(input_columns=['q']),\n"
+        "    infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template='Q: {q}'), retriever=dict(type=ZeroRetriever),\n"
+        "                   inferencer=dict(type=GenInferencer)))]\n",
+    )
+    top = write(
+        package / "configs" / "datasets" / "suite",
+        "suite.py",
+        "from mmengine.config import read_base\n\nwith read_base():\n    from opencompass.configs.datasets.qa.qa_gen import qa_datasets\n\n"
+        "datasets = [*qa_datasets]\n",
+    )
+    rows = write(tmp_path, "rows.jsonl", '{"q": "two?"}\n')
+    (datasets,) = load_datasets(top, rows=rows)
+    assert [p.prompt for p in Renderer(datasets)] == ["Q: two?"]

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import importlib.metadata
 import json
 import logging
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext, redirect_stdout
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
 from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
+from promptkit.cli.examples import with_examples
 from promptkit.cli.progress import TerminalProgress
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
@@ -28,17 +31,29 @@ from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
 from promptkit.token_counters import HFTokenizer
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="promptkit", description="See and export the exact prompts a dataset config gives each model.")
+    parser = argparse.ArgumentParser(
+        prog="promptkit", description="See and export the exact prompts a dataset config gives each model.", **with_examples("promptkit")
+    )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`), or a .jsonl data file with --format")
         sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
-        sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file (defines `models = [...]`); default: a completion model with no meta template")
-        sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
+        sub.add_argument(
+            "--model",
+            metavar="MODEL_CONFIG",
+            action="append",
+            help="model config file (defines `models = [...]`), repeatable: each model is shown or rendered in turn; "
+            "default: a completion model with no meta template",
+        )
+        sub.add_argument("--dataset", metavar="ABBR", help="only the datasets whose abbr matches: an abbr, or a glob such as 'mmlu_*'")
         sub.add_argument(
             "--replies",
             metavar="FILE",
@@ -66,13 +81,19 @@ def _parser() -> argparse.ArgumentParser:
             "--quiet", action="store_true", help="no progress bars on stderr (shown when stderr is a terminal); warnings and errors still are"
         )
 
-    preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input")
+    preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input", **with_examples("preview"))
     common(preview)
     preview.add_argument("--index", type=int, default=0, metavar="N", help="first test row to show (default 0)")
     preview.add_argument("--count", type=int, default=1, metavar="K", help="how many rows to show (default 1)")
-    preview.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour output (default: when on a terminal)")
+    preview.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour output; auto (the default): when stdout is a terminal and NO_COLOR is not set",
+    )
+    preview.add_argument("--full", action="store_true", help="show every shot in full (default: a shot of several lines folded to one)")
 
-    render = commands.add_parser("render", help="write every final prompt as JSON Lines")
+    render = commands.add_parser("render", help="write every final prompt as JSON Lines", **with_examples("render"))
     common(render)
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
@@ -83,6 +104,13 @@ def _parser() -> argparse.ArgumentParser:
     check_template.add_parser(commands)
     add_validate_parser(commands)
     return parser
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("promptkit")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -159,15 +187,23 @@ def _load(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | Non
     else:
         datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows)
     if args.dataset is not None:
-        chosen = [d for d in datasets if d.abbr == args.dataset]
-        if not chosen:
-            raise ConfigError(
-                f"no dataset with abbr {args.dataset!r}; the config has {', '.join(repr(d.abbr) for d in datasets)}",
-                config=args.dataset_config,
-            )
-        datasets = chosen
-    models: list[Model | None] = list(load_models(args.model)) if args.model else [None]
+        datasets = _chosen(datasets, args.dataset, args.dataset_config)
+    models: list[Model | None] = [model for path in args.model for model in load_models(path)] if args.model else [None]
     return datasets, models
+
+
+def _chosen(datasets: list[DatasetSpec], pattern: str, config: str) -> list[DatasetSpec]:
+    """``--dataset``: the datasets whose abbr is ``pattern`` or matches it as a glob (which ones is said on stderr)."""
+    names = ", ".join(repr(d.abbr) for d in datasets)
+    exact = [d for d in datasets if d.abbr == pattern]
+    if exact:
+        return exact
+    chosen = [d for d in datasets if d.abbr is not None and fnmatch.fnmatchcase(d.abbr, pattern)]
+    if not chosen:
+        glob = any(char in pattern for char in "*?[")
+        raise ConfigError(f"no dataset {'abbr matches' if glob else 'with abbr'} {pattern!r}; the config has {names}", config=config)
+    _say(f"promptkit: --dataset {pattern!r} matches {len(chosen)} of {len(datasets)} datasets: {', '.join(repr(d.abbr) for d in chosen)}")
+    return chosen
 
 
 def _pairs(datasets: list[DatasetSpec], models: list[Model | None]) -> Iterator[tuple[DatasetSpec, Model | None]]:
@@ -182,8 +218,8 @@ def _inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: list[
         yield InputFile(Path(args.dataset_config), "the data file")
     else:
         yield from config_files(args.dataset_config, "the dataset config")
-    if args.model:
-        yield from config_files(args.model, "the model config")
+    for path in args.model or ():
+        yield from config_files(path, "the model config")
     if args.replies:
         yield InputFile(Path(args.replies), "the --replies file")
     if args.rows:
@@ -320,15 +356,18 @@ def _write_dataset(
 
 
 def _preview(args: argparse.Namespace) -> int:
-    force = {"always": True, "never": False}.get(args.color)
+    from promptkit.cli.preview import make_console, use_color
+
+    console = make_console(use_color(args.color, sys.stdout))
     replies = load_replies(args.replies) if args.replies else None
     if args.count < 1:
         raise ConfigError(f"--count must be at least 1 (got {args.count})")
     failed = 0
     progress = _terminal_progress(args, transient=True)
-    for dataset, model in _pairs(*_load(args)):
+    datasets, models = _load(args)
+    for dataset in datasets:
         try:
-            _preview_dataset(args, dataset, model, replies, force, progress)
+            _preview_dataset(args, dataset, models, replies, console, progress)
         except DatasetError as error:  # a dataset whose rows cannot be read: reported, and the others still shown
             if args.debug:
                 raise
@@ -340,16 +379,17 @@ def _preview(args: argparse.Namespace) -> int:
 def _preview_dataset(
     args: argparse.Namespace,
     dataset: DatasetSpec,
-    model: Model | None,
+    models: list[Model | None],
     replies: dict[int, list[str]] | None,
-    force: bool | None,
+    console: Console,
     progress: TerminalProgress | None,
 ) -> None:
-    from promptkit.cli.preview import show
+    """The dataset's rows, each shown for every model in turn (so that the models' inputs for one row sit together)."""
+    from promptkit.cli.preview import Preview, show
 
     # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
-    renderer = _renderer(dataset, model, args, replies if replies is not None else {}, progress)
-    total = len(renderer)
+    renderers = [_renderer(dataset, model, args, replies if replies is not None else {}, progress) for model in models]
+    total = len(renderers[0])
     if not 0 <= args.index < total:
         raise ConfigError(
             f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})",
@@ -357,8 +397,9 @@ def _preview_dataset(
             dataset=dataset.abbr,
         )
     stop = min(args.index + args.count, total)
-    renderer.ice_indices  # noqa: B018 (shots picked, with their progress, before the preview is drawn)
-    show(renderer, range(args.index, stop), config=Path(args.dataset_config), force_color=force)
+    for renderer in renderers:
+        renderer.ice_indices  # noqa: B018 (shots picked, with their progress, before the preview is drawn)
+    show(renderers, range(args.index, stop), Preview(Path(args.dataset_config), full=args.full), console)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+"""The examples at the end of each command's ``--help``: commands that run as written from a promptkit checkout."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["EXAMPLES", "with_examples"]
+
+_MMLU = "configs/datasets/mmlu_demo/mmlu_demo_gen.py"
+_LLAMA3 = "configs/models/llama3_8b_instruct.py"
+
+#: Each command's examples: (what it does, the command).
+EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "promptkit": (
+        ("look at the prompt row 3 gives Llama 3", f"promptkit preview {_MMLU} --model {_LLAMA3} --index 3"),
+        ("write every prompt as JSON Lines", f"promptkit render {_MMLU} --model {_LLAMA3} --out prompts.jsonl"),
+        ("the version", "promptkit --version"),
+    ),
+    "preview": (
+        ("row 3 for Llama 3, colours and spans", f"promptkit preview {_MMLU} --model {_LLAMA3} --index 3"),
+        ("two models one after the other", f"promptkit preview {_MMLU} --model {_LLAMA3} --model configs/models/qwen2_5_7b_instruct.py"),
+        ("every shot in full, no colour", f"promptkit preview {_MMLU} --full --color never"),
+        ("a ppl dataset: the shared prefix, then each label", "promptkit preview configs/datasets/hellaswag_demo/hellaswag_demo_ppl.py"),
+        ("only the datasets matching a glob", f"promptkit preview {_MMLU} --dataset 'mmlu_*'"),
+    ),
+    "render": (
+        ("all rows to a file", f"promptkit render {_MMLU} --model {_LLAMA3} --out prompts.jsonl"),
+        ("rows 0 to 9 with their spans, to stdout", f"promptkit render {_MMLU} --indices 0-9 --spans | head -1"),
+        ("two models into one file", f"promptkit render {_MMLU} --model {_LLAMA3} --model configs/models/gpt_4o_api.py --out both.jsonl"),
+    ),
+    "check-template": (
+        ("meta template vs chat template", "promptkit check-template configs/models/chat_template/llama3_8b_instruct.py"),
+        ("the same on a dataset's first 3 rows", f"promptkit check-template configs/models/chat_template/llama3_8b_instruct.py {_MMLU} --count 3"),
+        ("a model's control tokens", "promptkit check-template configs/models/qwen2_5_7b_instruct.py --tokens"),
+    ),
+    "validate": (
+        ("check a data file of the standard format", "promptkit validate configs/datasets/standard_sample_demo/data/samples.jsonl --format standard"),
+        ("report bad records but exit 0", "promptkit validate configs/datasets/xpert_demo/data/xpert_bad.jsonl --format xpert --allow-bad"),
+    ),
+}
+
+
+_HEADING = "examples:"
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's layout, except that the examples keep their lines (the description is still filled to the width)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(_HEADING):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def with_examples(command: str) -> dict[str, Any]:
+    """``ArgumentParser`` keywords that end ``command``'s ``--help`` with its :data:`EXAMPLES`, laid out as written."""
+    lines = [_HEADING]
+    for what, example in EXAMPLES[command]:
+        lines += [f"  # {what}", f"  {example}"]
+    return {"epilog": "\n".join(lines), "formatter_class": _Formatter}

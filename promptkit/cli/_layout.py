@@ -191,7 +191,7 @@ def lay_out(block: Block, width: int, label_width: int, first_label: Text | None
             shown_label = label
             index += len(group)
             continue
-        label = piece_label(pieces[start]) if start < len(text) else shown_label or ""
+        label = _line_label(pieces, start, end) if start < len(text) else shown_label or ""
         tag = first_label if first_label is not None and not out else _label(label if label != shown_label and block.labels else "", label_width)
         shown_label = label
         mark = WRAP if start == block.start and start > 0 and text[start - 1] != "\n" else LINE
@@ -199,6 +199,11 @@ def lay_out(block: Block, width: int, label_width: int, first_label: Text | None
             out.append(_with_gutter(tag if number == 0 else _label("", label_width), mark if number == 0 else WRAP, piece))
         index += 1
     return out
+
+
+def _line_label(pieces: Sequence[str], start: int, end: int) -> str:
+    """The piece a line is labelled with: the first one in it that is not the model's wrapper, else the wrapper."""
+    return next((piece for piece in pieces[start:end] if piece != "wrapper"), pieces[start])
 
 
 def _label(label: str, width: int) -> Text:

@@ -9,6 +9,7 @@ __all__ = ["EXAMPLES", "with_examples"]
 
 _MMLU = "configs/datasets/mmlu_demo/mmlu_demo_gen.py"
 _LLAMA3 = "configs/models/llama3_8b_instruct.py"
+_LLAMA31_META = "configs/models/chat_template/llama3_1_8b_instruct_meta.py"
 
 #: Each command's examples: (what it does, the command).
 EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -30,8 +31,8 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("two models into one file", f"promptkit render {_MMLU} --model {_LLAMA3} --model configs/models/gpt_4o_api.py --out both.jsonl"),
     ),
     "check-template": (
-        ("meta template vs chat template", "promptkit check-template configs/models/chat_template/llama3_8b_instruct.py"),
-        ("the same on a dataset's first 3 rows", f"promptkit check-template configs/models/chat_template/llama3_8b_instruct.py {_MMLU} --count 3"),
+        ("meta template vs chat template: all 4 probes agree", "promptkit check-template configs/models/chat_template/chatml_generation_meta.py"),
+        ("the first divergence on a dataset's first 3 rows (exit 1)", f"promptkit check-template {_LLAMA31_META} {_MMLU} --count 3"),
         ("a model's control tokens", "promptkit check-template configs/models/qwen2_5_7b_instruct.py --tokens"),
     ),
     "validate": (

@@ -45,13 +45,14 @@ Describe = Callable[[str, str], str]
 _ROLE_STYLES = {"SYSTEM": "magenta", "HUMAN": "cyan", "BOT": "green", "system": "magenta", "user": "cyan", "assistant": "green"}
 #: The order pieces are listed in the legend.
 _LEGEND_ORDER = ("wrapper", "system", "shot 0", "shot 1", "shot answer", "history", "history answer", "query", "answer slot", "text")
+#: (what a marked character of the text starts with, the legend's sample of it, what it means)
 _MARKERS = (
-    ("↵", "newline"),
-    ("·", "trailing space"),
-    ("→", "tab"),
-    ("⟨", "an invisible character, by code point"),
-    (WRAP, "continues the line above (no newline there)"),
-    (FOLD, "a shot folded to one line (--full shows it)"),
+    ("↵", "↵", "newline"),
+    ("·", "·", "trailing space"),
+    ("→", "→", "tab"),
+    ("⟨", "⟨U+…⟩", "an invisible character, by code point"),
+    (WRAP, WRAP, "continues the line above (no newline there)"),
+    (FOLD, FOLD, "a shot folded to one line (--full shows it)"),
 )
 
 
@@ -221,10 +222,12 @@ class _View:
             return out
         what = "characters" if isinstance(prompts[0].prompt, str) else "messages"
         out.append(_section(f"labels {names}: final input ({_kind(prompts[0])}), the first {shared} {what} all share", "yellow"))
-        out += self._final(prompts[0], self._spans(prompts[0]), stop=shared)
-        for prompt in prompts:
+        spans = [self._spans(prompt) for prompt in prompts]
+        width = max(_label_width(each) for each in spans)  # one label column for the shared text and every continuation
+        out += self._final(prompts[0], spans[0], stop=shared, label_width=width)
+        for prompt, own in zip(prompts, spans, strict=True):
             out.append(Text(f"label {prompt.label!r}{_is_gold(prompt.label, gold)} continues with", style="bold yellow"))
-            rest = self._final(prompt, self._spans(prompt), start=shared)
+            rest = self._final(prompt, own, start=shared, label_width=width)
             out += rest or [Text("  (nothing: this label's input is the shared text)", style="dim")]
             out += self._tokens(prompt)
         if "answer slot" in self.pieces:
@@ -247,21 +250,21 @@ class _View:
         return spans
 
     # -- the final input -----------------------------------------------------------
-    def _final(self, prompt: RenderedPrompt, spans: list[Span], start: int = 0, stop: int | None = None) -> list[RenderableType]:
+    def _final(
+        self, prompt: RenderedPrompt, spans: list[Span], start: int = 0, stop: int | None = None, label_width: int | None = None
+    ) -> list[RenderableType]:
         final = prompt.prompt
         if isinstance(final, str):
-            end = len(final) if stop is None else stop
-            if start >= end:
+            if start >= (len(final) if stop is None else stop):
                 return []
-            shown = [s for s in spans if s.start < end and s.end >= start]
-            labels = max((len(piece_label(s.piece)) for s in shown), default=-1) + 1
-            lines = self._lay_out(Block(final, shown, self.tokens, start, stop, fold=not self.full), labels)
+            width = _label_width(spans) if label_width is None else label_width
+            lines = self._lay_out(Block(final, spans, self.tokens, start, stop, fold=not self.full), width)
             if prompt.media and stop is None:
                 lines.append(Text("media, in placeholder order:", style="dim"))
                 lines += self._wrapped(_parts(prompt.media, self.describe, "  "))
             return list(lines)
         messages = final[start:stop]
-        width = max((len(message["role"]) for message in messages), default=0) + 1
+        width = max((len(message["role"]) for message in final), default=0) + 1  # the whole chat's: a ppl label's rest aligns
         out: list[RenderableType] = []
         for number, message in enumerate(messages, start):
             role, content = message["role"], message["content"]
@@ -368,15 +371,20 @@ class _View:
         marks = _styled(self.lines, MARKER_STYLE)
         if _styled(self.lines, TOKEN_STYLE):
             legend.append("<|…|>", style=TOKEN_STYLE).append(" control token  ")
-        for mark, meaning in _MARKERS:
+        for mark, sample, meaning in _MARKERS:
             if mark in marks:
-                legend.append(mark, style=MARKER_STYLE).append(f" {meaning}  ")
+                legend.append(sample, style=MARKER_STYLE).append(f" {meaning}  ")
         if any("«" in line.plain for line in self.lines):
             legend.append("«…»", style=MARKER_STYLE).append(" a text exactly as the template gave it  ")
         for note in dict.fromkeys(self.notes):
             legend.append(f"· {note} ", style="dim")
         legend.rstrip()
         return legend
+
+
+def _label_width(spans: Sequence[Span]) -> int:
+    """The label column of a completion string: its longest piece name and a space (none without spans)."""
+    return max((len(piece_label(span.piece)) for span in spans), default=-1) + 1
 
 
 def _styled(lines: Iterable[Text], style: str) -> str:

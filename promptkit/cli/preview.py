@@ -384,7 +384,7 @@ class _View:
 
 def _label_width(spans: Sequence[Span]) -> int:
     """The label column of a completion string: its longest piece name and a space (none without spans)."""
-    return max((len(piece_label(span.piece)) for span in spans), default=-1) + 1
+    return max((len(piece_label(span.piece)) for span in spans if span.end > span.start), default=-1) + 1
 
 
 def _styled(lines: Iterable[Text], style: str) -> str:

@@ -220,7 +220,7 @@ def _with_gutter(label: Text, mark: str, body: Text) -> Text:
 
 def _rows(text: str, start: int) -> list[tuple[int, int]]:
     """The lines of ``text[start:]`` as ``(start, end)`` offsets, the newline excluded; no empty line after a final newline."""
-    rows = []
+    rows: list[tuple[int, int]] = []
     while True:
         end = text.find("\n", start)
         if end == -1:

@@ -406,10 +406,9 @@ def _is_gold(label: Hashable, gold: Any) -> str:
 def _shared(prompts: list[RenderedPrompt]) -> int:
     """How much of the final input every label shares: characters of a string, whole messages of a chat."""
     finals = [prompt.prompt for prompt in prompts]
-    if all(isinstance(final, str) for final in finals):
-        return len(os.path.commonprefix(finals))  # type: ignore[type-var]  # strings, checked just above
-    if any(isinstance(final, str) for final in finals):
-        return 0
+    strings = [final for final in finals if isinstance(final, str)]
+    if strings:
+        return len(os.path.commonprefix(strings)) if len(strings) == len(finals) else 0
     count = 0
     for messages in zip(*finals, strict=False):
         if any(message != messages[0] for message in messages):

@@ -239,6 +239,10 @@ class _View:
         return [] if segments is None else [_tokens_line(segments, self.renderer.max_seq_len, prompt.truncated)]
 
     def _spans(self, prompt: RenderedPrompt) -> list[Span]:
+        items = prompt.intermediate.items if isinstance(prompt.intermediate, PromptList) else ()
+        if any(isinstance(item, RoleItem) and item.parts is not None for item in items):
+            self.notes.append("no spans: the prompt has media parts, so its text is shown uncoloured")
+            return []
         model = self.renderer.model or CompletionModel(abbr=None)
         mode = self.renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
         try:

@@ -266,3 +266,12 @@ def test_every_example_parses(command, example):
     for word in words:
         if word.startswith("configs/"):
             assert (ROOT / word).exists(), word
+
+
+def test_a_prompt_with_media_is_shown_uncoloured_and_the_legend_says_why(capsys):
+    """A multimodal prompt has no spans: its media parts are described, and the legend says why the text has no colours."""
+    config, model = ROOT / "configs/datasets/vqa_demo/vqa_demo_columns_gen.py", ROOT / "configs/models/llava_1_5_7b.py"
+    assert main(["preview", str(config), "--model", str(model), "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "media, in placeholder order:" in out
+    assert "no spans: the prompt has media parts, so its text is shown uncoloured" in " ".join(out.split())

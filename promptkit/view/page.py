@@ -34,12 +34,14 @@ class HtmlView:
     >>> from promptkit import RowsDataset, Renderer, build_dataset
     >>> spec = build_dataset(dict(abbr="demo", type=RowsDataset, rows=[{"q": "2+2?", "a": "4"}],
     ...     reader_cfg=dict(input_columns=["q"], output_column="a"),
-    ...     infer_cfg=dict(prompt_template=dict(template="Q: {q}\\nA:"))))
+    ...     infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="Q: {q}\\nA:"),
+    ...                    retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))))
     >>> view = HtmlView(title="demo")
     >>> view.add(Renderer(spec))
-    >>> page = view.html()
-    >>> page.startswith("<!DOCTYPE html>"), "Q: 2+2?" in page, "http" in page.split("<script", 1)[0]
-    (True, True, False)
+    >>> len(view), view.data()["prompts"][0]["f"], view.data()["prompts"][0]["gold"]
+    (1, 'Q: 2+2?\\nA:', '4')
+    >>> view.html().startswith("<!DOCTYPE html>")
+    True
     """
 
     def __init__(self, title: str = "promptkit view") -> None:

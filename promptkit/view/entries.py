@@ -2,9 +2,10 @@
 
 Everything here is plain JSON; the page script turns it into elements, and only
 ever as text (``textContent``), so row text cannot become markup.  Media parts
-are replaced by a reference into a shared table of thumbnails and descriptions
-(:class:`MediaTable`): base64 never reaches the page as text, and an image used
-by many prompts is stored once.
+are replaced by a reference into a shared table of thumbnails and descriptions,
+and PromptList texts by one into a table of texts (:class:`PageTables`): base64
+never reaches the page as text, and an image or shot used by many prompts is
+stored once.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from promptkit.parts import MODALITIES, Part, media_key
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
-__all__ = ["MediaTable", "prompt_entries"]
+__all__ = ["PageTables", "prompt_entries"]
 
 Entry = dict[str, Any]
 
@@ -32,28 +33,38 @@ Entry = dict[str, Any]
 _MEDIA_TYPES = frozenset(media_key(modality) for modality in MODALITIES if modality != "text")
 
 
-class MediaTable:
-    """Each distinct media URL once: its modality, a thumbnail ``data:`` URL (images) and a one-line description."""
+class PageTables:
+    """What many prompts share, stored once: media (modality, thumbnail, description) and the PromptList's texts."""
 
     def __init__(self) -> None:
-        self.rows: list[dict[str, Any]] = []
-        self._index: dict[tuple[str, str, Path | None], int] = {}
+        self.media: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        self._media: dict[tuple[str, str, Path | None], int] = {}
+        self._texts: dict[str, int] = {}
 
-    def ref(self, modality: str, url: str, root: Path | None, policy: MediaPolicy) -> int:
-        """The table index of the part at ``url`` (looked at once per URL and media root)."""
+    def media_ref(self, modality: str, url: str, root: Path | None, policy: MediaPolicy) -> int:
+        """The index of the part at ``url`` (looked at once per URL and media root)."""
         key = (modality, url, root)
-        found = self._index.get(key)
+        found = self._media.get(key)
         if found is None:
-            found = self._index[key] = len(self.rows)
+            found = self._media[key] = len(self.media)
             src = thumbnail(url, root, policy) if modality == "image" else None
-            self.rows.append({"kind": modality, "src": src, "desc": describe_media(modality, url, root, policy)})
+            self.media.append({"kind": modality, "src": src, "desc": describe_media(modality, url, root, policy)})
+        return found
+
+    def text_ref(self, text: str) -> int:
+        """The index of ``text``: a shot's or system prompt's text is stored once for every prompt that holds it."""
+        found = self._texts.get(text)
+        if found is None:
+            found = self._texts[text] = len(self.texts)
+            self.texts.append(text)
         return found
 
 
-def prompt_entries(renderer: Renderer, index: int, dataset: int, model: int, media: MediaTable) -> list[Entry]:
+def prompt_entries(renderer: Renderer, index: int, dataset: int, model: int, tables: PageTables) -> list[Entry]:
     """The entries of test row ``index``'s prompts; ``dataset`` and ``model`` are the page's indices of the pair."""
     prompts = renderer.render(index)
-    builder = _Builder(renderer, media)
+    builder = _Builder(renderer, tables)
     gold = _gold(renderer, index)
     continuation = _continuation(prompts)
     out = []
@@ -70,10 +81,10 @@ def prompt_entries(renderer: Renderer, index: int, dataset: int, model: int, med
 
 
 class _Builder:
-    def __init__(self, renderer: Renderer, media: MediaTable) -> None:
+    def __init__(self, renderer: Renderer, tables: PageTables) -> None:
         self.renderer = renderer
         self.model: Model = renderer.model or CompletionModel(abbr=None)
-        self.media = media
+        self.tables = tables
         self.root = renderer.media_root
         self.policy = renderer.dataset.media
 
@@ -108,12 +119,13 @@ class _Builder:
         return entry
 
     def _ref(self, part: Part) -> int:
-        return self.media.ref(part.modality, part.url or "", self.root, self.policy)
+        return self.tables.media_ref(part.modality, part.url or "", self.root, self.policy)
 
     def _promptlist(self, intermediate: str | PromptList) -> list[list[Any]]:
-        """``["t", text]``, ``["m", section, pos]`` and ``["r", role, text, fallback_role, parts]`` per item."""
+        """``["t", text]``, ``["m", section, pos]`` and ``["r", role, text, fallback_role, parts]`` per item (texts as table refs)."""
+        text = self.tables.text_ref
         if isinstance(intermediate, str):
-            return [["t", intermediate]]
+            return [["t", text(intermediate)]]
         items: list[list[Any]] = []
         for item in intermediate:
             if isinstance(item, Marker):
@@ -121,10 +133,10 @@ class _Builder:
             elif isinstance(item, RoleItem):
                 parts = None
                 if item.parts is not None:
-                    parts = [["text", part.text_value] if part.modality == "text" else [part.modality, self._ref(part)] for part in item.parts]
-                items.append(["r", item.role, item.prompt, item.fallback_role, parts])
+                    parts = [["text", text(part.text_value)] if part.modality == "text" else [part.modality, self._ref(part)] for part in item.parts]
+                items.append(["r", item.role, None if item.prompt is None else text(item.prompt), item.fallback_role, parts])
             else:
-                items.append(["t", item])
+                items.append(["t", text(item)])
         return items
 
     def _scrubbed(self, value: Any, refs: list[int]) -> Any:
@@ -146,7 +158,7 @@ class _Builder:
         return value
 
     def _spans(self, prompt: RenderedPrompt, entry: Entry) -> None:
-        """``sp``: ``[piece, start, end, message, tokens]`` per span; or ``spx``: why the spans cannot be shown."""
+        """``sp``: ``[piece, start, end, message, tokens]`` per span (trailing ``None``s left out); or ``spx``: why not."""
         mode = self.renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
         try:
             spans = find_spans(self.model, self._text_only(prompt, mode), mode)
@@ -159,8 +171,12 @@ class _Builder:
         for span in spans:
             text = final if isinstance(final, str) else final[span.message or 0]["content"]
             piece = text[span.start : span.end]
-            tokens = counter(piece) if counter is not None and piece else None
-            rows.append([span.piece, span.start, span.end, span.message, tokens])
+            row: list[Any] = [span.piece, span.start, span.end]
+            if counter is not None:
+                row += [span.message, counter(piece) if piece else 0]
+            elif span.message is not None:
+                row.append(span.message)
+            rows.append(row)
         entry["sp"] = rows
 
 

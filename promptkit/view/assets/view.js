@@ -106,7 +106,7 @@
     return node;
   }
 
-  // Appends `text` to `parent`: one element per span (spans: [piece, start, end, message, tokens]), the scored
+  // Appends `text` to `parent`: one element per span (spans: [piece, start, end, message?, tokens?]), the scored
   // continuation of a ppl label (from offset `cont`) underlined, tokens and invisible characters marked.
   function renderText(parent, text, spans, cont, tokens) {
     if (!text.length && !spans.length) {
@@ -198,15 +198,15 @@
         if (item[3]) line.appendChild(el("span", "quote", "(fallback " + item[3] + ") "));
         if (item[4]) {
           for (const part of item[4]) {
-            if (part[0] === "text") quoted(line, part[1], tokens);
+            if (part[0] === "text") quoted(line, DATA.texts[part[1]], tokens);
             else line.appendChild(mediaNode(part[1]));
           }
         } else if (item[2] === null) line.appendChild(el("span", "empty", "(no prompt)"));
-        else quoted(line, item[2], tokens);
+        else quoted(line, DATA.texts[item[2]], tokens);
       } else {
         line.style.paddingLeft = depth * 1.5 + "em";
         line.appendChild(el("span", "quote", "text: "));
-        quoted(line, item[1], tokens);
+        quoted(line, DATA.texts[item[1]], tokens);
       }
       box.appendChild(line);
     }
@@ -359,7 +359,10 @@
   function promptText(p) {
     if (p._text === undefined) {
       const bits = [typeof p.f === "string" ? p.f : JSON.stringify(p.f), p.gold || "", p.label || ""];
-      for (const item of p.pl) if (item[0] === "t" || (item[0] === "r" && item[2])) bits.push(item[item[0] === "t" ? 1 : 2]);
+      for (const item of p.pl) {
+        if (item[0] === "t") bits.push(DATA.texts[item[1]]);
+        else if (item[0] === "r" && item[2] !== null) bits.push(DATA.texts[item[2]]);
+      }
       p._text = bits.join("\n").toLowerCase();
     }
     return p._text;

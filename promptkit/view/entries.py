@@ -11,6 +11,7 @@ stored once.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -223,11 +224,4 @@ def _continuation(prompts: list[RenderedPrompt]) -> int | None:
     finals = [p.prompt for p in prompts if p.mode == "ppl"]
     if len(finals) < 2 or not all(isinstance(f, str) for f in finals):
         return None
-    first, last = min(finals), max(finals)  # the common prefix of all is that of the least and greatest
-    assert isinstance(first, str) and isinstance(last, str)
-    length = 0
-    for a, b in zip(first, last):
-        if a != b:
-            break
-        length += 1
-    return length
+    return len(os.path.commonprefix(finals))  # type: ignore[arg-type]  # strings, checked above

@@ -342,9 +342,8 @@
     summary.appendChild(el("span", "where", DATA.datasets[group.d].name + " · row " + group.i));
     const gold = groupGold(group);
     if (gold !== null) summary.appendChild(el("span", "gold", "gold: " + (gold.length > 80 ? gold.slice(0, 79) + "…" : gold)));
-    const perModel = group.prompts.length / group.models.length;
     summary.appendChild(el("span", "badge", DATA.datasets[group.d].mode + " · " + group.models.length + " model(s) · " +
-      perModel + " prompt(s) each"));
+      group.prompts.length + " prompt(s)"));
     row.appendChild(summary);
     row.addEventListener("toggle", function () {
       if (row.open && row.childNodes.length === 1) row.appendChild(buildBody(group));

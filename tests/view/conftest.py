@@ -1,4 +1,4 @@
-"""Configs the view tests render: a 5-shot PPL config (written here), an evil row, and the bundled multimodal and dialogue demos."""
+"""Configs the view tests render: a 5-shot PPL config (written here), evil and invisible row text, and the bundled demos."""
 
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ def five_shot_ppl(tmp_path: Path) -> Path:
     path.write_text(FIVE_SHOT_PPL, encoding="utf-8")
     return path
 
+#: Row text whose whitespace and zero-width characters a person cannot see unless they are marked (test row 2 of evil.py).
+INVISIBLE = "tab\there, two trailing spaces  \nzero\u200bwidth"
+
 
 @pytest.fixture
 def evil_text() -> str:
@@ -46,7 +49,7 @@ def evil_text() -> str:
 
 @pytest.fixture
 def evil_config(tmp_path: Path) -> Path:
-    rows = [{"question": "What is 2+2?", "answer": "4"}, {"question": EVIL, "answer": EVIL}]
+    rows = [{"question": "What is 2+2?", "answer": "4"}, {"question": EVIL, "answer": EVIL}, {"question": INVISIBLE, "answer": "x"}]
     (tmp_path / "evil.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     path = tmp_path / "evil.py"
     path.write_text(

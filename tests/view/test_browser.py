@@ -189,6 +189,17 @@ def test_row_text_stays_text_in_the_browser(open_page, evil_config, evil_text):
     assert page.evaluate("window.__pwned") is None
 
 
+def test_invisible_characters_are_marked(open_page, evil_config):
+    """A tab, trailing spaces before a newline and a zero-width space each get a visible mark in the final input."""
+    page = open_page([evil_config], [], "--indices", "2")
+    final = first_row(page).locator(".final")
+    assert final.locator(".ws.tab").count() == 1
+    assert final.locator(".ws.trail").inner_text() == "··"
+    assert final.locator(".ws.nl").count() == 1
+    assert final.locator(".zw").inner_text() == "U+200B"
+    assert final.locator(".zw").get_attribute("title") == "U+200B ZERO WIDTH SPACE"
+
+
 def test_screenshot_of_the_view(open_page):
     """The README's picture: a dialogue row for two models side by side, non-blank (written when PROMPTKIT_WRITE_SCREENSHOT=1)."""
     page = open_page([DATASETS / "mtbench_demo" / "mtbench_demo_every_with_gt.py"], ["llama3_8b_instruct", "gpt_4o_api"], "--indices", "0")

@@ -79,6 +79,7 @@ from promptkit.retrievers import (
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.view import HtmlView
 
 __version__ = "0.1.0"
 
@@ -100,6 +101,7 @@ __all__ = [
     "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
+    "HtmlView",
     "InferencePPLOnlyInferencer",
     "Inferencer",
     "JinjaPromptTemplate",

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("inferencers", ("inferencers",)),
     ("config", ("config", "models")),
     ("pipeline", ("pipeline", "conversation", "dialogue")),
+    ("view", ("view",)),
     ("cli", ("cli", "__main__")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}

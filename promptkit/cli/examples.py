@@ -30,6 +30,15 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("rows 0 to 9 with their spans, to stdout", f"promptkit render {_MMLU} --indices 0-9 --spans | head -1"),
         ("two models into one file", f"promptkit render {_MMLU} --model {_LLAMA3} --model configs/models/gpt_4o_api.py --out both.jsonl"),
     ),
+    "view": (
+        ("one page for a dataset and Llama 3", f"promptkit view {_MMLU} --model {_LLAMA3} --out view.html"),
+        (
+            "a dialogue, two models side by side",
+            "promptkit view configs/datasets/mtbench_demo/mtbench_demo_every_with_gt.py "
+            f"--model {_LLAMA3} --model configs/models/gpt_4o_api.py --out dialogue.html",
+        ),
+        ("the first 20 rows of two ppl configs on one page", "promptkit view configs/datasets/hellaswag_demo/hellaswag_demo_ppl.py configs/datasets/arc_demo/arc_demo_few_shot_ppl.py --dataset '*' --indices :20 --out ppl.html"),
+    ),
     "check-template": (
         ("meta template vs chat template: all 4 probes agree", "promptkit check-template configs/models/chat_template/chatml_generation_meta.py"),
         ("the first divergence on a dataset's first 3 rows (exit 1)", f"promptkit check-template {_LLAMA31_META} {_MMLU} --count 3"),

@@ -102,6 +102,9 @@ def _parser() -> argparse.ArgumentParser:
     from promptkit.cli import check_template
 
     check_template.add_parser(commands)
+    from promptkit.cli import view
+
+    view.add_parser(commands)
     add_validate_parser(commands)
     return parser
 
@@ -165,6 +168,10 @@ def _command(args: argparse.Namespace) -> int:
         from promptkit.cli.check_template import run
 
         return run(args)
+    if args.command == "view":
+        from promptkit.cli.view import run as run_view
+
+        return run_view(args)
     return _render(args)
 
 

@@ -138,9 +138,12 @@ def _piece_names(items: tuple[Item, ...], mode: str) -> list[str]:
     stack: list[str] = []
     shot = -1
     last_round = max((i for i, item in enumerate(items) if item == Marker("round", "begin")), default=-1)
-    bots = [i for i, item in enumerate(items) if type(item) is RoleItem and item.role == "BOT" and i > last_round]
-    last_bot = bots[-1] if bots else len(items)
-    previous_bot = bots[-2] if len(bots) > 1 else last_round
+    turns = [i for i, item in enumerate(items) if type(item) is RoleItem and i > last_round]
+    bots = [i for i in turns if items[i].role == "BOT"]  # type: ignore[union-attr]  # role items only
+    if bots and bots[-1] == turns[-1]:  # the round ends with the BOT turn of the answer
+        last_bot, previous_bot = bots[-1], bots[-2] if len(bots) > 1 else last_round
+    else:  # a dialogue's turn ends with the question: every BOT turn is history
+        last_bot, previous_bot = len(items), bots[-1] if bots else last_round
     for index, item in enumerate(items):
         if type(item) is Marker:
             if item.pos == "begin":

@@ -132,3 +132,14 @@ def test_slicing_by_each_span_gives_its_piece(system, shots, query, answer, mode
         if isinstance(final, str):
             covered = "".join(final[s.start : s.end] for s in spans)
             assert covered == final, model  # pieces and wrappers tile the string
+
+
+def test_a_dialogue_turn_that_ends_with_the_question_names_earlier_answers_history():
+    """A multi-turn prompt cut before its last BOT turn: earlier turns are history, the last question is the query."""
+    model = CompletionModel(meta_template=LLAMA3)
+    prompt = PromptList(
+        [sec("round", "begin"), dict(role="HUMAN", prompt="12*12?"), dict(role="BOT", prompt="144"), dict(role="HUMAN", prompt="Divided by 3?"), sec("round", "end")]
+    )
+    final = model.render(prompt)
+    named = [(s.piece, sliced(final, s)) for s in find_spans(model, prompt) if s.piece != "wrapper"]
+    assert named == [("history", "12*12?"), ("history.answer", "144"), ("query", "Divided by 3?"), ("answer_slot", "")]

@@ -60,6 +60,7 @@ from promptkit.inferencers import (
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
+from promptkit.meta_templates.chat_template_model import SystemRolePolicy
 from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
@@ -140,6 +141,7 @@ __all__ = [
     "SlidingWindowRetriever",
     "Span",
     "StandardSampleDataset",
+    "SystemRolePolicy",
     "TaskSpecDataset",
     "TemplateError",
     "TemplateLimits",

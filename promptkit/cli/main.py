@@ -82,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
 
     check_template.add_parser(commands)
     add_validate_parser(commands)
+    from promptkit.cli import lint
+
+    lint.add_parser(commands)
     return parser
 
 
@@ -137,6 +140,10 @@ def _command(args: argparse.Namespace) -> int:
         from promptkit.cli.check_template import run
 
         return run(args)
+    if args.command == "lint":
+        from promptkit.cli.lint import run as run_lint
+
+        return run_lint(args)
     return _render(args)
 
 

@@ -57,6 +57,7 @@ from promptkit.inferencers import (
     SCInferencer,
     SWCELossInferencer,
 )
+from promptkit.lint import Finding, lint
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
@@ -99,6 +100,7 @@ __all__ = [
     "DatasetError",
     "DatasetSpec",
     "EmbeddedShotsRetriever",
+    "Finding",
     "FixKRetriever",
     "GenInferencer",
     "InferencePPLOnlyInferencer",
@@ -154,6 +156,7 @@ __all__ = [
     "build_dataset",
     "build_model",
     "find_spans",
+    "lint",
     "load_datasets",
     "load_models",
     "load_replies",

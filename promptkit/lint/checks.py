@@ -175,10 +175,11 @@ class Lint:
         # completion model needs mm_placeholders); 'every' dialogues render their first turn, as in preview.
         stand_in = ChatModel(abbr=None) if model is None and multimodal else model
         self.renderer = Renderer(dataset, stand_in, replies={})
-        self.source = ConfigSource(dataset.config_path)
+        self.source = ConfigSource(dataset.config_path).for_dataset(dataset.abbr)
         self.findings: list[Finding] = []
         self.texts = template_texts("ice_template", dataset.ice_template) + template_texts("prompt_template", dataset.prompt_template)
         self._named: dict[str, int] = {}
+        self._media_seen: set[tuple[str, int, int]] = set()  # each mismatch once: it is the template's, not the row's
 
     # -- recording findings --------------------------------------------------------
     def add(self, check: str, severity: str, message: str, fix: str, at: Location | None, row: int | None = None) -> None:
@@ -370,7 +371,7 @@ class Lint:
                 self.add(
                     "answer-junction",
                     "warning",
-                    f"{problem} where the label templates part: the shared text {shared[-16:]!r} meets label {label!r}'s {rest[:16]!r}",
+                    f"{problem} where the label templates part: the shared text {shared[-16:]!r} meets {rest[:16]!r} (label {label!r})",
                     _junction_fix(problem, "each label's text"),
                     self.source.text(shared.rsplit("\n", 1)[-1][-12:]) or self.source.key("prompt_template"),
                     row=index,
@@ -525,8 +526,9 @@ class Lint:
         written = {modality: prompt.count(text) for modality, text in placeholders.items()}
         parts = {modality: sum(1 for part in media if part.get("type") == f"{modality}_url") for modality in placeholders}
         for modality, count in written.items():
-            if count == parts[modality]:
+            if count == parts[modality] or (modality, count, parts[modality]) in self._media_seen:
                 continue
+            self._media_seen.add((modality, count, parts[modality]))
             self.add(
                 "media-placeholder",
                 "warning",

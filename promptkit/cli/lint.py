@@ -23,10 +23,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "Exit status 0 unless --strict and a finding is an error or a warning.",
     )
     sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
-    sub.add_argument("--model", metavar="MODEL_CONFIG", help="model config file: adds the checks of roles, media placeholders and control tokens")
+    sub.add_argument(
+        "--model", metavar="MODEL_CONFIG", help="model config file: adds the checks of roles, media placeholders and control tokens"
+    )
     sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
-    sub.add_argument("--rows", type=int, default=DEFAULT_ROWS, metavar="N", help=f"test rows (and pool rows) to render per dataset (default {DEFAULT_ROWS})")
-    sub.add_argument("--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read their data from; default: ${DATA_ROOT_ENV}")
+    sub.add_argument(
+        "--rows",
+        type=int,
+        default=DEFAULT_ROWS,
+        metavar="N",
+        help=f"test rows (and pool rows) to render per dataset (default {DEFAULT_ROWS})",
+    )
+    sub.add_argument(
+        "--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read their data from; default: ${DATA_ROOT_ENV}"
+    )
     sub.add_argument("--strict", action="store_true", help="exit 1 when a finding is an error or a warning (notes never fail)")
     sub.add_argument("--json", action="store_true", help="one JSON object per finding instead of text")
 
@@ -50,5 +60,8 @@ def run(args: argparse.Namespace) -> int:
         counts = {severity: sum(f.severity == severity for f in findings) for severity in ("error", "warning", "note")}
         shown = ", ".join(f"{n} {severity}{'s' if n != 1 else ''}" for severity, n in counts.items() if n)
         pairs = len(datasets) * len(models)
-        print(f"{shown or 'no findings'} in {pairs} dataset{'s' if pairs != 1 else ''}" + (f" × {len(models)} models" if len(models) > 1 else ""))
+        print(
+            f"{shown or 'no findings'} in {pairs} dataset{'s' if pairs != 1 else ''}"
+            + (f" × {len(models)} models" if len(models) > 1 else "")
+        )
     return 1 if args.strict and any(finding.fails for finding in findings) else 0

@@ -141,6 +141,13 @@ def _glued(left: str, right: str) -> str | None:
     return None
 
 
+def _item_text(item: object) -> str:
+    """A PromptList item's text: the string, or a role item's prompt."""
+    if isinstance(item, RoleItem):
+        return item.prompt or ""
+    return item if isinstance(item, str) else ""
+
+
 def _junction(renders: Sequence[str | PromptList]) -> tuple[str, list[str]] | None:
     """Where the renders of one row for each label part: (the shared text before it, each label's rest); ``None``
     when they part at a turn boundary (the meta template decides what stands there) or do not part at all."""
@@ -152,7 +159,7 @@ def _junction(renders: Sequence[str | PromptList]) -> tuple[str, list[str]] | No
         at = next((i for i in range(min(map(len, lists))) if len({repr(items[i]) for items in lists}) > 1), None)
         if at is None or not all(isinstance(items[at], (str, RoleItem)) for items in lists):
             return None
-        texts = [items[at] if isinstance(items[at], str) else (items[at].prompt or "") for items in lists]  # type: ignore[union-attr]
+        texts = [_item_text(items[at]) for items in lists]
     if len(texts) != len(renders):
         return None
     shared = os.path.commonprefix(texts)
@@ -299,7 +306,9 @@ class Lint:
             seen.add(gold)
             twin = next((label for label in labels if str(label) == str(gold)), None)
             hint = (
-                f" (the template's label is {twin!r}, a {type(twin).__name__}; the row's is a {type(gold).__name__})" if twin is not None else ""
+                f" (the template's label is {twin!r}, a {type(twin).__name__}; the row's is a {type(gold).__name__})"
+                if twin is not None
+                else ""
             )
             self.add(
                 "unknown-label",
@@ -322,6 +331,7 @@ class Lint:
                 left = text.text[: text.text.index(placeholder)]
                 if not left or left.endswith("}"):
                     continue  # another placeholder right before it: the data decides, the next check sees it rendered
+                answers: list[tuple[int | None, str]]
                 if text.template == "ice_template":
                     answers = [(i, str(row.get(output, ""))) for i, row in enumerate(self.pool_rows)]
                 elif ppl and self.renderer.template.labels is None:  # type: ignore[attr-defined]

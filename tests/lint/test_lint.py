@@ -101,9 +101,19 @@ def test_a_typo_in_a_read_base_file_names_that_file(tmp_path: Path):
 
 def test_a_label_of_another_type_is_named():
     """Int labels in the data against string keys: the finding says which type each has."""
-    spec = build_dataset(dict(abbr="n", type="RowsDataset", rows=[{"q": "x", "a": 1}], reader_cfg=dict(input_columns=["q"], output_column="a"),
-                              infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template={"0": "{q} no", "1": "{q} yes"}),
-                                             retriever=dict(type="ZeroRetriever"), inferencer=dict(type="PPLInferencer"))))
+    spec = build_dataset(
+        dict(
+            abbr="n",
+            type="RowsDataset",
+            rows=[{"q": "x", "a": 1}],
+            reader_cfg=dict(input_columns=["q"], output_column="a"),
+            infer_cfg=dict(
+                prompt_template=dict(type="PromptTemplate", template={"0": "{q} no", "1": "{q} yes"}),
+                retriever=dict(type="ZeroRetriever"),
+                inferencer=dict(type="PPLInferencer"),
+            ),
+        )
+    )
     [finding] = lint(spec)
     assert finding.message == (
         "the row's label 1 (a) is not among the labels scored ('0', '1'): it is never scored (the template's label is '1', a str; the row's is a int)"
@@ -116,7 +126,15 @@ def test_findings_are_frozen_and_dump_every_field():
     with pytest.raises(FrozenInstanceError):
         finding.line = 4  # type: ignore[misc]
     assert finding.dump() == {
-        "check": "render-error", "severity": "error", "message": "m", "fix": "f", "dataset": "d", "config": "c.py", "line": 3, "model": "m1", "row": 0,
+        "check": "render-error",
+        "severity": "error",
+        "message": "m",
+        "fix": "f",
+        "dataset": "d",
+        "config": "c.py",
+        "line": 3,
+        "model": "m1",
+        "row": 0,
     }
 
 
@@ -147,7 +165,13 @@ def test_cli_json_gives_one_object_per_finding(capsys):
     assert main(["lint", str(HAZARDS), "--dataset", "labels", "--json"]) == 0
     [line] = capsys.readouterr().out.splitlines()
     assert json.loads(line) == {
-        "check": "unknown-label", "severity": "warning", "dataset": "labels", "config": str(HAZARDS), "line": 15, "model": None, "row": 2,
+        "check": "unknown-label",
+        "severity": "warning",
+        "dataset": "labels",
+        "config": str(HAZARDS),
+        "line": 15,
+        "model": None,
+        "row": 2,
         "message": "the row's label 'C' (answer) is not among the labels scored ('A', 'B'): it is never scored",
         "fix": "make the template's keys the data's labels, with the same values and types, or give PPLInferencer(labels=[...])",
     }

@@ -57,9 +57,11 @@ from promptkit.inferencers import (
     SCInferencer,
     SWCELossInferencer,
 )
+from promptkit.lint import Finding, lint
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
+from promptkit.meta_templates.chat_template_model import SystemRolePolicy
 from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
@@ -99,6 +101,7 @@ __all__ = [
     "DatasetError",
     "DatasetSpec",
     "EmbeddedShotsRetriever",
+    "Finding",
     "FixKRetriever",
     "GenInferencer",
     "HtmlView",
@@ -142,6 +145,7 @@ __all__ = [
     "SlidingWindowRetriever",
     "Span",
     "StandardSampleDataset",
+    "SystemRolePolicy",
     "TaskSpecDataset",
     "TemplateError",
     "TemplateLimits",
@@ -154,6 +158,7 @@ __all__ = [
     "build_dataset",
     "build_model",
     "find_spans",
+    "lint",
     "load_datasets",
     "load_models",
     "load_replies",

@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         agree = sum(result.offset is None for result in results)
         print(f"model {model.abbr!r}: meta template vs chat template ({chat.chat_template.origin})")
         print(f"  {agree} of {len(results)} prompts agree")
+        print(f"  {chat.probe_system_role().describe()}")
         first = next((result for result in results if result.offset is not None), None)
         if first is not None:
             differ = True

@@ -39,6 +39,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         ("the first 20 rows of two ppl configs on one page", "promptkit view configs/datasets/hellaswag_demo/hellaswag_demo_ppl.py configs/datasets/arc_demo/arc_demo_few_shot_ppl.py --dataset '*' --indices :20 --out ppl.html"),
     ),
+    "lint": (
+        ("the hazards of a dataset config's templates and 20 of its rows", f"promptkit lint {_MMLU}"),
+        ("with a model's roles, media placeholders and control tokens; exit 1 on findings", f"promptkit lint {_MMLU} --model {_LLAMA3} --strict"),
+    ),
     "check-template": (
         ("meta template vs chat template: all 4 probes agree", "promptkit check-template configs/models/chat_template/chatml_generation_meta.py"),
         ("the first divergence on a dataset's first 3 rows (exit 1)", f"promptkit check-template {_LLAMA31_META} {_MMLU} --count 3"),

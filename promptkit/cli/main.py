@@ -106,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
 
     view.add_parser(commands)
     add_validate_parser(commands)
+    from promptkit.cli import lint
+
+    lint.add_parser(commands)
     return parser
 
 
@@ -172,6 +175,10 @@ def _command(args: argparse.Namespace) -> int:
         from promptkit.cli.view import run as run_view
 
         return run_view(args)
+    if args.command == "lint":
+        from promptkit.cli.lint import run as run_lint
+
+        return run_lint(args)
     return _render(args)
 
 

@@ -92,7 +92,7 @@ def _check_rows(rows: Any, where: str) -> None:
 class JsonlDataset:
     """Rows from local data files of any format promptkit reads (see the module docstring)."""
 
-    def __init__(self, path: str | Mapping[str, str], columns: Sequence[str] | None = None, **unused: Any) -> None:
+    def __init__(self, path: str | Mapping[str, str], columns: Sequence[str] | None = None) -> None:
         if not isinstance(path, (str, Path, Mapping)):
             raise ConfigError(f"path must be a file path or a dict of split name -> file path (got {path!r})", key="path")
         if columns is not None and (isinstance(columns, str) or not all(isinstance(column, str) for column in columns) or not columns):

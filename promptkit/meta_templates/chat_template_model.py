@@ -12,13 +12,14 @@ tokenize=False)`` makes the string.  promptkit renders the template itself
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from promptkit._sandbox import TemplateLimits
-from promptkit.chat_templates import ChatTemplate
+from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai
 from promptkit.meta_templates.chat_model import ChatModel
@@ -26,11 +27,83 @@ from promptkit.meta_templates.model import Model, TokenCounter, check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 
-__all__ = ["SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel"]
+__all__ = ["SYSTEM_PROBES", "SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel", "SystemRolePolicy", "probe_system_role"]
 
 #: What to do with system messages: pass them to the template (``error``: a template that refuses them raises),
-#: put their text at the start of the first user message, or send them as user messages.
-SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback")
+#: put their text at the start of the first user message, send them as user messages, leave them out, or
+#: (``auto``) choose one of these from what the chat template does with a system message (:func:`probe_system_role`).
+SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback", "drop", "auto")
+
+#: What a chat template does with a system message (:func:`probe_system_role`), and the policy ``auto`` picks for it:
+#: a template that refuses or loses the system text gets it in the first user message; one that renders it keeps it.
+SYSTEM_PROBES = {
+    "raises": ("raises on a system message", "merge_into_first_user"),
+    "drops": ("drops a system message", "merge_into_first_user"),
+    "own_turn": ("renders a system message as its own turn", "error"),
+    "in_user_turn": ("renders a system message inside the first user turn", "error"),
+}
+
+#: What each policy does, in words (check-template, lint).
+_POLICY_EFFECT = {
+    "error": "system messages go to the template",
+    "merge_into_first_user": "the system text opens the first user message",
+    "fallback": "system messages are sent as user messages",
+    "drop": "system messages are left out",
+}
+
+#: The probe conversation's texts: markers no template writes itself.
+_SYSTEM_MARK, _USER_MARK = "PROMPTKIT-SYSTEM-PROBE", "PROMPTKIT-USER-PROBE"
+
+
+@dataclass(frozen=True)
+class SystemRolePolicy:
+    """A chat-template model's ``system_role``: as configured, the policy applied, and what the probe found (``auto``)."""
+
+    configured: str
+    applied: str
+    #: A key of :data:`SYSTEM_PROBES`, or ``None`` when the template was not probed.
+    probe: str | None = None
+
+    def describe(self) -> str:
+        """One line, e.g. ``system_role='auto': the chat template raises on a system message, so 'merge_into_first_user'
+        (the system text opens the first user message)``."""
+        effect = f"{self.applied!r} ({_POLICY_EFFECT[self.applied]})"
+        if self.probe is None:
+            return f"system_role={effect}"
+        return f"system_role={self.configured!r}: the chat template {SYSTEM_PROBES[self.probe][0]}, so {effect}"
+
+    def dump(self) -> dict[str, str]:
+        """For a record's provenance: ``{"system_role": configured, "system_role_applied": applied[, "system_probe": probe]}``."""
+        out = {"system_role": self.configured, "system_role_applied": self.applied}
+        if self.probe is not None:
+            out["system_probe"] = self.probe
+        return out
+
+
+def probe_system_role(template: BoundChatTemplate) -> str:
+    """What ``template`` does with a system message (a key of :data:`SYSTEM_PROBES`), from two renders.
+
+    ``[system, user]`` is rendered: an error is ``raises``, output without the system text is ``drops``.  Else
+    ``[user]`` alone shows the user turn's header: its text before the user text, past what both renders open
+    with (a BOS).  When the system text is followed by the end of that header (more than whitespace: a default
+    system prompt of the template's own may precede it) the system message had ``own_turn``, else it went
+    ``in_user_turn``.
+    """
+    user = {"role": "user", "content": _USER_MARK}
+    try:
+        both = template.render([{"role": "system", "content": _SYSTEM_MARK}, user], add_generation_prompt=True, plain_text=True)
+    except PromptkitError:
+        return "raises"
+    if _SYSTEM_MARK not in both or _USER_MARK not in both:
+        return "drops"
+    try:
+        alone = template.render([user], add_generation_prompt=True, plain_text=True)
+    except PromptkitError:
+        return "raises"
+    header = alone[len(os.path.commonprefix([alone, both])) : alone.find(_USER_MARK)]
+    between = both[both.index(_SYSTEM_MARK) + len(_SYSTEM_MARK) : both.index(_USER_MARK)]
+    shared = os.path.commonprefix([header[::-1], between[::-1]])
+    return "own_turn" if shared.strip() else "in_user_turn"
 
 
 class OpenCompassChatModel(ChatModel):
@@ -100,7 +173,6 @@ class ChatTemplateModel(Model):
             )
         if system_role not in SYSTEM_ROLE_POLICIES:
             raise ConfigError(f"system_role must be one of {list(SYSTEM_ROLE_POLICIES)} (got {system_role!r})", key="system_role")
-        self.system_role = system_role
         self.template_limits = TemplateLimits.of(template_limits)
         self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path, self.template_limits)
         self.chat_template_name = chat_template_name
@@ -109,6 +181,15 @@ class ChatTemplateModel(Model):
         self.documents = documents
         # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
         self._bound = self.chat_template.bind(template_name=chat_template_name, tools=tools, documents=documents, **self.chat_template_kwargs)
+        #: The ``system_role`` as configured, the policy applied (``auto`` resolved once, here) and the probe's finding.
+        self.system_policy = self.probe_system_role() if system_role == "auto" else SystemRolePolicy(system_role, system_role)
+        #: The policy applied to system messages (never ``'auto'``).
+        self.system_role = self.system_policy.applied
+
+    def probe_system_role(self) -> SystemRolePolicy:
+        """What ``system_role='auto'`` makes of this chat template (it renders two probe conversations)."""
+        probe = probe_system_role(self._bound)
+        return SystemRolePolicy("auto", SYSTEM_PROBES[probe][1], probe)
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """The chat model's meta template (OpenCompass's default when the config gives none)."""
@@ -161,7 +242,7 @@ class ChatTemplateModel(Model):
             if self.system_role == "error" and any(m.role == "system" for m in typed) and "system" in error.message.lower():
                 error.message += (
                     "; the prompt has a system message: set system_role='merge_into_first_user' or 'fallback' in the model config "
-                    "to send its text as user text"
+                    "to send its text as user text, 'drop' to leave it out, or 'auto' to choose from what the template does"
                 )
             raise error.add_context(model=self.abbr) from None
 
@@ -199,6 +280,8 @@ def _apply_system_policy(messages: tuple[Message, ...], policy: str) -> tuple[Me
     """System messages as ``policy`` says (see :data:`SYSTEM_ROLE_POLICIES`); new messages, the given ones untouched."""
     if policy == "error" or not any(m.role == "system" for m in messages):
         return messages
+    if policy == "drop":  # the messages either side of a dropped one may share a role: merged as OpenCompass merges
+        return _skip_empty_and_merge(tuple(m for m in messages if m.role != "system"))
     if policy == "merge_into_first_user":
         system: Content = ""
         for message in messages:

@@ -27,7 +27,7 @@ from promptkit.meta_templates.spec import MetaRole, MetaTemplate
 from promptkit.parts import Part
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "walk"]
+__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "generation_cut", "walk"]
 
 
 @final
@@ -58,6 +58,8 @@ class Cut:
 
     spec: MetaRole
     begin: str
+    #: The cut item's own prompt, which generation drops (a prefill keeps it as the answer's start).
+    prompt: str = ""
 
 
 Event = Text | Rendered | Cut
@@ -163,6 +165,14 @@ def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event
         yield roles.run(run)
 
 
+def generation_cut(items: tuple[Item, ...], roles: RoleTable) -> Cut | None:
+    """Where generation cuts a prompt (the model's turn, with the prompt it drops); ``None`` when it cuts nothing."""
+    last: Event | Section | None = None
+    for last in walk(items, roles, "gen"):
+        pass
+    return last if type(last) is Cut else None
+
+
 def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:
     stack: list[tuple[str, int]] = []
     for index, item in enumerate(items):
@@ -233,6 +243,7 @@ def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: 
                 continue
             role_item = unit.get(element.role)
             if cut_here and element.generate:
-                yield Cut(element, role_item.begin if role_item is not None and role_item.begin is not None else element.begin)
+                begin = role_item.begin if role_item is not None and role_item.begin is not None else element.begin
+                yield Cut(element, begin, role_item.prompt or "" if role_item is not None else "")
                 return
             yield _render_one(element, role_item)

@@ -105,16 +105,16 @@ def _set(node: Any, path: list[str], value: Any, key: str, at: str = "") -> Any:
     where = f"at {at!r}" if at else "at the top of the dataset entry"
     if isinstance(node, list):
         if not name.lstrip("-").isdigit() or not -len(node) <= int(name) < len(node):
-            raise ConfigError(f"override {key}: {where} is a list of {len(node)} items; {name!r} is not an index of it", key=key)
+            raise ConfigError(f"{where} is a list of {len(node)} items; {name!r} is not an index of it", key=key)
         copy: Any = list(node)
         index: Any = int(name)
     elif isinstance(node, Mapping):
         copy, index = dict(node), name
         if name not in node and not (not rest and _may_add(node, name, at)):
             known = [str(k) for k in node]
-            raise ConfigError(f"override {key}: no key {name!r} {where}{did_you_mean(name, known)}; its keys are {known}", key=key)
+            raise ConfigError(f"no key {name!r} {where}{did_you_mean(name, known)}; its keys are {known}", key=key)
     else:
-        raise ConfigError(f"override {key}: {at!r} is a {type(node).__name__}, not a dict or list, so it has no {name!r}", key=key)
+        raise ConfigError(f"{at!r} is a {type(node).__name__}, not a dict or list, so it has no {name!r}", key=key)
     copy[index] = value if not rest else _set(copy[index], rest, value, key, f"{at}.{name}" if at else name)
     return copy
 

@@ -18,6 +18,7 @@ events (a completion model concatenates text, a chat model builds messages).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, final
@@ -167,10 +168,8 @@ def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event
 
 def generation_cut(items: tuple[Item, ...], roles: RoleTable) -> Cut | None:
     """Where generation cuts a prompt (the model's turn, with the prompt it drops); ``None`` when it cuts nothing."""
-    last: Event | Section | None = None
-    for last in walk(items, roles, "gen"):
-        pass
-    return last if type(last) is Cut else None
+    events = deque(walk(items, roles, "gen"), maxlen=1)  # the walk ends at the cut, if there is one
+    return events[0] if events and type(events[0]) is Cut else None
 
 
 def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:

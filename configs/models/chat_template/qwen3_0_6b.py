@@ -4,7 +4,7 @@
 # models/templates/Qwen-Qwen3-0.6B.jinja, snapshot 1eeb523c): it reads `enable_thinking`; false adds an
 # empty '<think>\n\n</think>\n\n' block after the generation prompt. `thinking=False` here (or a dataset's
 # infer_cfg thinking=..., or `promptkit render --thinking on|off`) sets it: see docs/configs.md#prompt-controls.
-# Meta-template twin: ../qwen2_5_7b_instruct.py; (ChatML, without the think block) `promptkit check-template` compares the two.
+# Meta-template twin: ../qwen2_5_7b_instruct.py; `promptkit check-template` compares the two (ChatML, without the think block).
 models = [
     dict(
         abbr='qwen3-0.6b-hf',

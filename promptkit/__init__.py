@@ -21,6 +21,8 @@ The pipeline, one stage per package::
 from promptkit._sandbox import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
+from promptkit.config.overrides import Overrides
+from promptkit.controls import Controls
 from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
@@ -96,6 +98,7 @@ __all__ = [
     "ChatTemplateModel",
     "CompletionModel",
     "ConfigError",
+    "Controls",
     "Conversation",
     "DPPRetriever",
     "DatasetError",
@@ -123,6 +126,7 @@ __all__ = [
     "Model",
     "MultiTurnGenInferencer",
     "MultiTurnPromptTemplate",
+    "Overrides",
     "PPLInferencer",
     "PPLOnlyInferencer",
     "Part",

@@ -23,6 +23,7 @@ from typing import Any
 
 from promptkit.config.loader import DatasetSpec
 from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
+from promptkit.controls import Controls
 from promptkit.conversation import Conversation
 from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
 from promptkit.data.progress import Progress, reporting, task
@@ -31,8 +32,10 @@ from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
 from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.layout import ShotLayout, with_system_prompt
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates.controlled import ControlledOutput
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
@@ -84,6 +87,8 @@ class RenderedPrompt:
     over_limit: bool = False
     #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
     escaped_tokens: list[str] | None = None
+    #: The run-time overrides and run controls that shaped the prompt, as ``key=value`` lines (``None``: none).
+    overrides: list[str] | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -109,6 +114,8 @@ class RenderedPrompt:
             record["label"] = self.label
         if self.request:
             record.update(self.request)
+        if self.overrides:
+            record["overrides"] = self.overrides
         return record
 
 
@@ -120,7 +127,8 @@ class Renderer:
     shots from the end; it defaults to the model config's ``token_counter``.
     ``replies`` (test row index → the model's replies, in turn order) feed the
     history of ``infer_mode='every'`` dialogues; :meth:`conversation` is the
-    interactive way to the same prompts.
+    interactive way to the same prompts.  ``controls`` are the run's level of the
+    prompt controls (:mod:`promptkit.controls`), over the model's and the dataset's.
 
     It calls the stages and holds none of them: rows and shots (``promptkit.data``,
     ``promptkit.retrievers``, ``promptkit.shots``), the template, a dialogue's turns
@@ -137,6 +145,7 @@ class Renderer:
         token_counter: TokenCounter | None = None,
         replies: Mapping[int, Sequence[str]] | None = None,
         progress: Progress | None = None,
+        controls: Controls | None = None,
     ) -> None:
         self.dataset = dataset
         #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.data.progress`); ``None``: no reports.
@@ -149,10 +158,17 @@ class Renderer:
         self.inferencer = dataset.inferencer
         self.output_column = dataset.reader.output_column
         self.replies = replies
+        #: The prompt controls in force: the model's, then the dataset's, then the run's (see promptkit.controls).
+        self.controls = Controls.merge(getattr(model, "controls", None), dataset.controls, controls)
+        self._overrides = [*dataset.overrides, *(controls.describe() if controls is not None else ())] or None
         with self._where:
             # The inferencer picks the template (OpenCompass's rule: the prompt_template, else the ice_template).
             template = self.inferencer.select_template(dataset.prompt_template, dataset.ice_template, dataset.reader)
+            self._layout = ShotLayout(self.controls.layout, template, dataset.ice_template, self.output_column)
+            template = self._layout.template
             self._dialogue: Dialogue | None = dialogue_for(template, self.inferencer)
+        self._ice_template = self._layout.ice_template
+        self._system_prompt = self.controls.system_prompt
         self.template: Template = template
         #: Why the inferencer cannot run with this model, raised when a prompt is asked for (the renderer itself still answers len(), labels, …).
         self._refusal: PromptkitError | None = None
@@ -185,6 +201,13 @@ class Renderer:
         loader = dataset.loader
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
+        # The final input under the controls (prefill, chat-template kwargs, thinking); None: the model's own render.
+        self._output: ControlledOutput | None = None
+        prefill = getattr(self.inferencer, "prefill", False)
+        gen_prefix = getattr(self.inferencer, "gen_prefix", None)
+        if ControlledOutput.needed(self.controls, prefill, gen_prefix):
+            with self._where:
+                self._output = ControlledOutput(self._final_model, self.mode, self.controls, prefill=prefill, gen_prefix=gen_prefix)
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -239,11 +262,11 @@ class Renderer:
 
     @cached_property
     def _shots(self) -> ShotRenderer | None:
-        if self.dataset.ice_template is None or not self.inferencer.uses_shots:
+        if self._ice_template is None or not self.inferencer.uses_shots:
             return None
         retriever = self.dataset.retriever
         return ShotRenderer(
-            self.dataset.ice_template,
+            self._ice_template,
             self._shot_rows,
             self.output_column,
             retriever.ice_separator,
@@ -478,8 +501,14 @@ class Renderer:
             prompt.turn = turn
         if media is not None:
             prompt.media = media
+        if self._output is not None:
+            extra = self._output.request_for(final)
+            if extra:
+                request = {**request, **extra} if request else extra
         if request is not None:
             prompt.request = request
+        if self._overrides is not None:
+            prompt.overrides = self._overrides
         if truncated:
             prompt.truncated = True
         if over_limit:
@@ -535,10 +564,17 @@ class Renderer:
         else:
             assert self._dialogue is not None  # turns are the dialogue's
             prompt = self._dialogue.template.render_turn(row, turn[0], ice, masked=self.output_column, mask_value=mask_value, replies=turn[1])
+        if self._layout.flattens:
+            prompt = self._layout.finish(prompt)
+        if self._system_prompt is not None:
+            prompt = with_system_prompt(prompt, self._system_prompt)
         if self._media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
             prompt = self._media.apply(prompt)
         if self._chat_messages is not None:
             return prompt, self._chat_messages(prompt), None
+        if self._output is not None:
+            media: Media = [] if self._collects_media else None
+            return prompt, self._output.render(prompt, media), media
         if self._collects_media:
             final, media = self._final_model.render_with_media(prompt, self.mode)
             return prompt, final, media

@@ -21,10 +21,10 @@ DOCS = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 #: (layer name, its units), lowest first.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_sandbox", "control_tokens", "messages")),
+    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_sandbox", "control_tokens", "messages", "controls")),
     ("data", ("data", "formats")),
     ("retrievers", ("retrievers",)),
-    ("templates", ("templates", "shots")),
+    ("templates", ("templates", "shots", "layout")),
     ("media", ("media",)),
     ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
     ("inferencers", ("inferencers",)),

@@ -22,7 +22,7 @@ from typing import Any
 import jinja2
 
 from promptkit._sandbox import LimitExceeded, TemplateLimits, describe, one_line, render
-from promptkit.chat_templates._environment import compile_chat_template
+from promptkit.chat_templates._environment import compile_chat_template, template_variables
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 
 __all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate"]
@@ -205,6 +205,10 @@ class BoundChatTemplate:
         self._compiled = compile_chat_template(source)
         # What Template.render would put in each render's context, merged once (see render()).
         self._context_base = {**self._compiled.globals, **self.variables}
+
+    def reads(self, name: str) -> bool:
+        """Whether the template reads the variable ``name`` (e.g. ``enable_thinking``)."""
+        return name in template_variables(self.source)
 
     def render(
         self,

@@ -21,6 +21,8 @@ from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
 from promptkit.config import DatasetSpec, load_datasets, load_models
+from promptkit.config.overrides import Overrides, parse_value
+from promptkit.controls import SHOT_LAYOUTS, Controls
 from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress, tracked
@@ -80,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--quiet", action="store_true", help="no progress bars on stderr (shown when stderr is a terminal); warnings and errors still are"
         )
+        controls_group(sub)
 
     preview = commands.add_parser("preview", help="show rendered prompts to a person: shots, PromptList, final input", **with_examples("preview"))
     common(preview)
@@ -117,6 +120,47 @@ def _version() -> str:
         return importlib.metadata.version("promptkit")
     except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
         return "(not installed)"
+
+
+def controls_group(sub: argparse.ArgumentParser) -> None:
+    """The run-time overrides and prompt controls (docs/cli.md#overrides-and-controls)."""
+    group = sub.add_argument_group("overrides and prompt controls (over the model's and the dataset's; see docs/cli.md)")
+    group.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a dataset config key, dotted as mmengine's --cfg-options (infer_cfg.inferencer.max_out_len=512); "
+        "VALUE is a Python literal, else a string; repeatable",
+    )
+    group.add_argument("--num-fewshot", type=int, metavar="K", help="how many shots the retriever picks (ice_num, or the first K of fix_id_list)")
+    group.add_argument("--system-prompt", metavar="TEXT", help="the prompts' system turn (replaces the template's SYSTEM item in begin, or adds one)")
+    group.add_argument("--thinking", choices=("on", "off"), help="the chat template's thinking switch (enable_thinking for Qwen3); refused in ppl mode")
+    group.add_argument(
+        "--chat-template-kwarg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a chat-template variable (VALUE a Python literal, else a string); API chat models send it as chat_template_kwargs; repeatable",
+    )
+    group.add_argument(
+        "--shots",
+        choices=SHOT_LAYOUTS,
+        help="shot layout: as_turns (string shots as HUMAN/BOT turns), in_user_turn (chat shots in the user turn), as_configured",
+    )
+
+
+def _run_controls(args: argparse.Namespace) -> Controls | None:
+    """The run's prompt controls from the flags (None when no flag is given)."""
+    kwargs = {}
+    for line in args.chat_template_kwarg:
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--chat-template-kwarg {line!r}: write KEY=VALUE, e.g. --chat-template-kwarg reasoning_effort=low")
+        kwargs[key.strip()] = parse_value(value.strip())
+    thinking = None if args.thinking is None else args.thinking == "on"
+    controls = Controls(thinking, kwargs, args.shots, args.system_prompt)
+    return None if not controls.describe() else controls
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -194,12 +238,13 @@ def _quiet(stdout: TextIO) -> None:
 
 def _load(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | None]]:
     """The datasets (``--dataset`` applied) and models of a run."""
+    overrides = Overrides(tuple(args.set), args.num_fewshot)
     if args.format:
-        if args.rows or args.data_root:
-            raise ConfigError("--rows and --data-root are for dataset configs; with --format, DATASET_CONFIG is itself the data file")
+        if args.rows or args.data_root or overrides:
+            raise ConfigError("--rows, --data-root, --set and --num-fewshot are for dataset configs; with --format, DATASET_CONFIG is itself the data file")
         datasets = [file_dataset(args.dataset_config, args.format)]
     else:
-        datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows)
+        datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows, overrides=overrides)
     if args.dataset is not None:
         datasets = _chosen(datasets, args.dataset, args.dataset_config)
     models: list[Model | None] = [model for path in args.model for model in load_models(path)] if args.model else [None]
@@ -282,7 +327,7 @@ def _renderer(
     dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None, progress: Progress | None = None
 ) -> Renderer:
     token_counter = HFTokenizer(args.tokenizer) if args.tokenizer else None
-    renderer = Renderer(dataset, model, token_counter=token_counter, replies=replies, progress=progress)
+    renderer = Renderer(dataset, model, token_counter=token_counter, replies=replies, progress=progress, controls=_run_controls(args))
     if replies:
         total = len(renderer)
         beyond = sorted(index for index in replies if index >= total)

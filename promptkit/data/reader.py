@@ -13,7 +13,7 @@ from promptkit.data.protocol import RowText
 from promptkit.data.sources import Schema
 from promptkit.errors import ConfigError, DatasetError, check_keys
 
-__all__ = ["ReaderConfig"]
+__all__ = ["READER_KEYS", "ReaderConfig"]
 
 Row = Mapping[str, Any]
 
@@ -27,6 +27,8 @@ _KEYS = (
     "test_split",
     "test_range",
 )
+#: The keys reader_cfg takes.
+READER_KEYS = _KEYS
 _SLICE = re.compile(r"^\[\s*(-?\d*)\s*(?::\s*(-?\d*)\s*)?(?::\s*(-?\d*)\s*)?\]$")
 
 

@@ -18,6 +18,7 @@ events (a completion model concatenates text, a chat model builds messages).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, final
@@ -27,7 +28,7 @@ from promptkit.meta_templates.spec import MetaRole, MetaTemplate
 from promptkit.parts import Part
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "walk"]
+__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "generation_cut", "walk"]
 
 
 @final
@@ -58,6 +59,8 @@ class Cut:
 
     spec: MetaRole
     begin: str
+    #: The cut item's own prompt, which generation drops (a prefill keeps it as the answer's start).
+    prompt: str = ""
 
 
 Event = Text | Rendered | Cut
@@ -163,6 +166,12 @@ def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event
         yield roles.run(run)
 
 
+def generation_cut(items: tuple[Item, ...], roles: RoleTable) -> Cut | None:
+    """Where generation cuts a prompt (the model's turn, with the prompt it drops); ``None`` when it cuts nothing."""
+    events = deque(walk(items, roles, "gen"), maxlen=1)  # the walk ends at the cut, if there is one
+    return events[0] if events and type(events[0]) is Cut else None
+
+
 def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:
     stack: list[tuple[str, int]] = []
     for index, item in enumerate(items):
@@ -233,6 +242,7 @@ def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: 
                 continue
             role_item = unit.get(element.role)
             if cut_here and element.generate:
-                yield Cut(element, role_item.begin if role_item is not None and role_item.begin is not None else element.begin)
+                begin = role_item.begin if role_item is not None and role_item.begin is not None else element.begin
+                yield Cut(element, begin, role_item.prompt or "" if role_item is not None else "")
                 return
             yield _render_one(element, role_item)

@@ -15,11 +15,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
 from promptkit._sandbox import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
+from promptkit.controls import THINKING_SWITCHES, Controls
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai
 from promptkit.meta_templates.chat_model import ChatModel
@@ -164,7 +166,10 @@ class ChatTemplateModel(Model):
     ) -> None:
         #: The chat model whose messages the template is applied to (the meta template, validated as a chat model's).
         self.chat_model = OpenCompassChatModel(abbr=abbr, meta_template=meta_template or None)
-        super().__init__(abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter, **runtime)
+        super().__init__(
+            abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter,
+            chat_template_kwargs=chat_template_kwargs, **runtime,
+        )
         if fastchat_template is not None:
             raise ConfigError(
                 f"fastchat_template={fastchat_template!r} is not supported: promptkit renders the model's own chat template; "
@@ -176,11 +181,11 @@ class ChatTemplateModel(Model):
         self.template_limits = TemplateLimits.of(template_limits)
         self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path, self.template_limits)
         self.chat_template_name = chat_template_name
-        self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self.chat_template_kwargs = dict(self.controls.chat_template_kwargs)
         self.tools = tools
         self.documents = documents
         # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
-        self._bound = self.chat_template.bind(template_name=chat_template_name, tools=tools, documents=documents, **self.chat_template_kwargs)
+        self._bound = self.bound_with(self.controls)
         #: The ``system_role`` as configured, the policy applied (``auto`` resolved once, here) and the probe's finding.
         self.system_policy = self.probe_system_role() if system_role == "auto" else SystemRolePolicy(system_role, system_role)
         #: The policy applied to system messages (never ``'auto'``).
@@ -190,6 +195,18 @@ class ChatTemplateModel(Model):
         """What ``system_role='auto'`` makes of this chat template (it renders two probe conversations)."""
         probe = probe_system_role(self._bound)
         return SystemRolePolicy("auto", SYSTEM_PROBES[probe][1], probe)
+
+    @cached_property
+    def thinking_switch(self) -> str | None:
+        """The thinking variable the chat template reads (``enable_thinking`` for Qwen3, see
+        :data:`~promptkit.controls.THINKING_SWITCHES`), or ``None``."""
+        plain = self.chat_template.bind(template_name=self.chat_template_name, tools=self.tools, documents=self.documents)
+        return next((name for name in THINKING_SWITCHES if plain.reads(name)), None)
+
+    def bound_with(self, controls: Controls) -> BoundChatTemplate:
+        """The chat template bound with ``controls``' template kwargs (``thinking`` under :attr:`thinking_switch`)."""
+        kwargs = controls.template_kwargs(self.thinking_switch if controls.thinking is not None else None)
+        return self.chat_template.bind(template_name=self.chat_template_name, tools=self.tools, documents=self.documents, **kwargs)
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """The chat model's meta template (OpenCompass's default when the config gives none)."""
@@ -227,11 +244,27 @@ class ChatTemplateModel(Model):
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
         check_mode(mode)
+        return self._apply(self.chat_messages(prompt, mode), self._bound, mode == "gen")
+
+    def render_with(self, prompt: str | PromptList, mode: str, bound: BoundChatTemplate, answer_start: str = "") -> str:
+        """:meth:`render` through ``bound`` (see :meth:`bound_with`); a non-empty ``answer_start`` (gen mode) ends the
+        messages as an assistant message that the template continues (``continue_final_message=True``, no generation prompt)."""
+        check_mode(mode)
         typed = self.chat_messages(prompt, mode)
+        if not answer_start:
+            return self._apply(typed, bound, mode == "gen")
+        answer = Message("assistant", answer_start)
+        if typed and typed[-1].role == "assistant":
+            typed = (*typed[:-1], replace(typed[-1], content=merge_content(typed[-1].content, answer_start)))
+        else:
+            typed = (*typed, answer)
+        return self._apply(typed, bound, False, continue_final=True)
+
+    def _apply(self, typed: tuple[Message, ...], bound: BoundChatTemplate, add_generation_prompt: bool, continue_final: bool = False) -> str:
         messages = to_openai(typed)
         text_only = all(type(message.content) is str for message in typed)
         try:
-            return self._bound.render(messages, add_generation_prompt=mode == "gen", plain_text=text_only)
+            return bound.render(messages, add_generation_prompt=add_generation_prompt, continue_final_message=continue_final, plain_text=text_only)
         except PromptkitError as error:
             multimodal = [i for i, m in enumerate(typed) if type(m.content) is not str]
             if multimodal and "failed on these messages" in error.message:

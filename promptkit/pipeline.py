@@ -218,7 +218,7 @@ class Renderer:
             reader = self.dataset.reader
             pool = apply_range(splits.get(reader.train_split), reader.train_range, "reader_cfg.train_range")
             test = apply_range(splits.get(reader.test_split), reader.test_range, "reader_cfg.test_range")
-            if not test:
+            if _empty(test):
                 raise DatasetError(f"the test split {reader.test_split!r} has no rows; check the data file and reader_cfg.test_range")
             reader.check_schema(splits.schema(reader.test_split), reader.test_split)
             if not isinstance(test, FileRows):  # streamed rows are checked as they are read (rows_with_shots)
@@ -643,6 +643,13 @@ class Renderer:
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
+
+
+def _empty(rows: Sequence[Row]) -> bool:
+    """Whether there are no rows; a streamed file is not counted for it (its first row is read)."""
+    if isinstance(rows, FileRows):
+        return next(iter(rows), None) is None
+    return not rows
 
 
 class _Where:

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
     ("inferencers", ("inferencers",)),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "parallel")),
     ("cli", ("cli", "__main__")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}

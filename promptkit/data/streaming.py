@@ -106,7 +106,7 @@ class FileRows(Sequence[Row]):
             value = json.loads(text)
         except json.JSONDecodeError as error:
             raise DatasetError(
-                f"malformed line: {error.msg} at column {error.colno}; fix or remove it (one JSON object per line)",
+                f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)",
                 file=str(self.path),
                 line=number,
                 row=row,

@@ -1,0 +1,139 @@
+"""Rendering on several processes of one machine: :func:`render_parallel`, the engine of ``promptkit render --workers N``.
+
+The parent prepares the renderer once (pool read, shots picked, ppl labels,
+control-token check: :meth:`Renderer.prepare`), then forks ``workers``
+processes, which inherit it: nothing of the renderer is pickled.  The parent
+reads the test rows (streaming them when the renderer streams) and picks their
+shots, sends them to the workers :data:`CHUNK_ROWS` rows at a time, and yields
+the encoded lines each chunk comes back as, in row order, so the output is
+byte-identical to one worker's.  At most two chunks per worker are in flight
+(the memory of a run stays bounded).
+
+Forking needs the ``fork`` start method (Linux, macOS, the BSDs); where the
+platform has none (Windows) more than one worker is a :class:`ConfigError`
+saying so.  A worker's error is raised in the parent as the same promptkit
+error, naming the row.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from multiprocessing.pool import AsyncResult
+from typing import Any
+
+from promptkit.data.progress import task
+from promptkit.errors import ConfigError, PromptkitError
+from promptkit.pipeline import RenderedPrompt, Renderer, RowWithShots
+
+__all__ = ["CHUNK_ROWS", "json_line", "render_parallel"]
+
+#: Test rows per task sent to a worker: large enough that sending rows and returning lines costs little per row.
+CHUNK_ROWS = 512
+#: Chunks in flight per worker: one being rendered, one waiting.
+_IN_FLIGHT = 2
+
+Encode = Callable[[RenderedPrompt], str]
+#: What a worker sends back: the chunk's lines and its rows over max_seq_len, or the error of the row that failed.
+_Done = tuple[str, list[int]]
+_Failed = tuple[type[PromptkitError] | None, str, dict[str, Any]]
+
+# The renderer and encoder of a run, set before the fork, inherited by the workers (never pickled).
+_job: tuple[Renderer, Encode] | None = None
+
+
+def json_line(prompt: RenderedPrompt) -> str:
+    """A prompt's record as ``promptkit render`` writes it: one line of JSON."""
+    return json.dumps(prompt.to_record(), ensure_ascii=False) + "\n"
+
+
+def render_parallel(
+    renderer: Renderer, workers: int = 2, indices: Sequence[int] | None = None, encode: Encode = json_line
+) -> Iterator[str]:
+    """The encoded prompts of every test row (or of ``indices``), rendered by ``workers`` processes, in row order.
+
+    ``encode`` turns a prompt into its text (default: the record as one JSON line); it runs in the workers.
+    ``workers=1`` renders in this process. Rows over ``max_seq_len`` are reported at the end, as iterating the
+    renderer does.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a positive number of processes (got {workers!r})", key="workers")
+    if workers == 1:
+        for prompt in renderer.prompts(indices):
+            yield encode(prompt)
+        return
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise ConfigError(
+            f"{workers} workers need the 'fork' start method, which this platform does not have; render with one worker "
+            "(--workers 1), or on several machines with promptkit.integrations.ray",
+            key="workers",
+        )
+    renderer.prepare()
+    total = len(renderer) if indices is None else len(indices)
+    global _job
+    _job = (renderer, encode)
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, initializer=_ignore_stop_signals) as pool, task(
+            f"rendering {renderer.dataset.abbr}", total, "rows", renderer.progress
+        ) as advance:
+            _job = None  # the workers have their copy; the parent needs none
+            pending: deque[tuple[int, AsyncResult[_Done | _Failed]]] = deque()
+            for chunk in _chunks(renderer.rows_with_shots(indices)):
+                pending.append((len(chunk), pool.apply_async(_render_chunk, (chunk,))))
+                if len(pending) >= _IN_FLIGHT * workers:
+                    yield _collect(*pending.popleft(), renderer, advance)
+            while pending:
+                yield _collect(*pending.popleft(), renderer, advance)
+    finally:
+        _job = None
+    renderer.report()
+
+
+def _chunks(rows: Iterator[RowWithShots]) -> Iterator[list[RowWithShots]]:
+    while chunk := list(islice(rows, CHUNK_ROWS)):
+        yield chunk
+
+
+def _collect(size: int, result: AsyncResult[_Done | _Failed], renderer: Renderer, advance: Callable[[int], None]) -> str:
+    """A chunk's lines (its rows over max_seq_len noted on the renderer), or its worker's error raised here."""
+    outcome = result.get()
+    if isinstance(outcome[0], str):
+        lines, over_limit = outcome
+        renderer.note_over_limit(over_limit)
+        advance(size)
+        return lines
+    cls, message, context = outcome
+    error = PromptkitError.__new__(cls or PromptkitError)  # the worker's class, without its own __init__'s signature
+    PromptkitError.__init__(error, message, **context)
+    raise error
+
+
+def _ignore_stop_signals() -> None:
+    """A worker leaves SIGINT and SIGTERM to the parent, which ends the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _render_chunk(chunk: Iterable[RowWithShots]) -> _Done | _Failed:
+    """In a worker: the chunk's prompts encoded and joined, or the first row's error (its class, message, context)."""
+    assert _job is not None  # set before the fork
+    renderer, encode = _job
+    lines: list[str] = []
+    over_limit: list[int] = []
+    index = -1
+    try:
+        for index, row, ice_idx in chunk:
+            for prompt in renderer.render_with_shots(index, row, ice_idx):
+                lines.append(encode(prompt))
+                if prompt.over_limit:
+                    over_limit.append(index)
+    except PromptkitError as error:
+        return type(error), error.message, error.context
+    except Exception as error:  # a defect, not bad input: reported with the row, as the CLI reports its own
+        return None, f"internal error in a worker process: {type(error).__name__}: {error} (run with --workers 1 --debug for the traceback)", {"row": index}
+    return "".join(lines), over_limit

@@ -22,7 +22,6 @@ import multiprocessing
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import islice
 from multiprocessing.pool import AsyncResult
 from typing import Any
 
@@ -83,20 +82,40 @@ def render_parallel(
         ) as advance:
             _job = None  # the workers have their copy; the parent needs none
             pending: deque[tuple[int, AsyncResult[_Done | _Failed]]] = deque()
-            for chunk in _chunks(renderer.rows_with_shots(indices)):
+            chunks = _Chunks(renderer.rows_with_shots(indices))
+            for chunk in chunks:
                 pending.append((len(chunk), pool.apply_async(_render_chunk, (chunk,))))
                 if len(pending) >= _IN_FLIGHT * workers:
                     yield _collect(*pending.popleft(), renderer, advance)
             while pending:
                 yield _collect(*pending.popleft(), renderer, advance)
+            if chunks.failure is not None:  # the rows read before it are written first
+                raise chunks.failure
     finally:
         _job = None
     renderer.report()
 
 
-def _chunks(rows: Iterator[RowWithShots]) -> Iterator[list[RowWithShots]]:
-    while chunk := list(islice(rows, CHUNK_ROWS)):
-        yield chunk
+class _Chunks:
+    """The rows in lists of :data:`CHUNK_ROWS`; an error reading them ends the lists (the rows before it included)
+    and is kept in ``failure``, for the caller to raise once the chunks before it are written."""
+
+    def __init__(self, rows: Iterator[RowWithShots]) -> None:
+        self.rows = rows
+        self.failure: PromptkitError | None = None
+
+    def __iter__(self) -> Iterator[list[RowWithShots]]:
+        chunk: list[RowWithShots] = []
+        try:
+            for item in self.rows:
+                chunk.append(item)
+                if len(chunk) == CHUNK_ROWS:
+                    yield chunk
+                    chunk = []
+        except PromptkitError as error:
+            self.failure = error
+        if chunk:
+            yield chunk
 
 
 def _collect(size: int, result: AsyncResult[_Done | _Failed], renderer: Renderer, advance: Callable[[int], None]) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from itertools import islice
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -363,16 +362,26 @@ class Renderer:
             return
         numbered: Iterator[tuple[int, Row]] = enumerate(self.test_rows) if indices is None else ((i, self._row(i)) for i in indices)
         reader = self.dataset.reader
-        while True:
-            with self._where:  # a row that cannot be read names its file, line and row itself
-                chunk = list(islice(numbered, STREAM_CHUNK))
+        failure: PromptkitError | None = None
+        while failure is None:
+            chunk: list[tuple[int, Row]] = []
+            try:  # a row that cannot be read (it names its file, line and row) ends the run after the rows before it
+                for item in numbered:
+                    chunk.append(item)
+                    if len(chunk) == STREAM_CHUNK:
+                        break
+            except PromptkitError as error:
+                failure = self._where.attach(error)
+            if not chunk:
+                break
+            with self._where:
                 for index, row in chunk:
                     reader.check_columns([row], reader.test_split, first=index)
-            if not chunk:
-                return
             rows = [row for _, row in chunk]
             for (index, row), ice_idx in zip(chunk, self._retrieve(rows), strict=True):
                 yield index, row, ice_idx
+        if failure is not None:
+            raise failure
 
     def render_with_shots(self, index: int, row: Row, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
         """The prompts of test row ``index`` given the row and its shots (as :meth:`rows_with_shots` gives them)."""

@@ -26,6 +26,7 @@ from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from promptkit.data.progress import task
+from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.pipeline import RenderedPrompt, Renderer, RowWithShots
 
@@ -37,9 +38,10 @@ CHUNK_ROWS = 512
 _IN_FLIGHT = 2
 
 Encode = Callable[[RenderedPrompt], str]
-#: What a worker sends back: the chunk's lines and its rows over max_seq_len, or the error of the row that failed.
-_Done = tuple[str, list[int]]
-_Failed = tuple[type[PromptkitError] | None, str, dict[str, Any]]
+#: A worker's error: its class (None: not a promptkit error), message and context.
+_Failure = tuple[type[PromptkitError] | None, str, dict[str, Any]]
+#: What a worker sends back for a chunk: its lines, how many rows they are, the rows over max_seq_len, its error.
+_Outcome = tuple[str, int, list[int], _Failure | None]
 
 # The renderer and encoder of a run, set before the fork, inherited by the workers (never pickled).
 _job: tuple[Renderer, Encode] | None = None
@@ -72,7 +74,14 @@ def render_parallel(
             key="workers",
         )
     renderer.prepare()
-    total = len(renderer) if indices is None else len(indices)
+    rows = renderer.test_rows
+    # Workers read the rows themselves when they can by position (rows in memory, a line index, Parquet row groups);
+    # from other files the parent reads them (with their shots) and sends them.
+    by_position = not renderer.streaming or (isinstance(rows, FileRows) and rows.random_access)
+    total = len(rows) if indices is None else len(indices)
+    chunks = _Chunks(renderer.rows_with_shots(indices))
+    tasks: Iterable[Sequence[int] | list[RowWithShots]] = _positions(total, indices) if by_position else chunks
+    work = _render_positions if by_position else _render_rows
     global _job
     _job = (renderer, encode)
     try:
@@ -81,19 +90,28 @@ def render_parallel(
             f"rendering {renderer.dataset.abbr}", total, "rows", renderer.progress
         ) as advance:
             _job = None  # the workers have their copy; the parent needs none
-            pending: deque[tuple[int, AsyncResult[_Done | _Failed]]] = deque()
-            chunks = _Chunks(renderer.rows_with_shots(indices))
-            for chunk in chunks:
-                pending.append((len(chunk), pool.apply_async(_render_chunk, (chunk,))))
+            pending: deque[AsyncResult[_Outcome]] = deque()
+            for chunk in tasks:
+                pending.append(pool.apply_async(work, (chunk,)))
                 if len(pending) >= _IN_FLIGHT * workers:
-                    yield _collect(*pending.popleft(), renderer, advance)
+                    yield from _collect(pending.popleft(), renderer, advance)
             while pending:
-                yield _collect(*pending.popleft(), renderer, advance)
+                yield from _collect(pending.popleft(), renderer, advance)
             if chunks.failure is not None:  # the rows read before it are written first
                 raise chunks.failure
     finally:
         _job = None
     renderer.report()
+
+
+def _positions(total: int, indices: Sequence[int] | None) -> Iterator[Sequence[int]]:
+    """Chunks of row positions: ranges of the split, or pieces of ``indices``."""
+    if indices is None:
+        for start in range(0, total, CHUNK_ROWS):
+            yield range(start, min(start + CHUNK_ROWS, total))
+        return
+    for start in range(0, total, CHUNK_ROWS):
+        yield list(indices[start : start + CHUNK_ROWS])
 
 
 class _Chunks:
@@ -118,18 +136,18 @@ class _Chunks:
             yield chunk
 
 
-def _collect(size: int, result: AsyncResult[_Done | _Failed], renderer: Renderer, advance: Callable[[int], None]) -> str:
-    """A chunk's lines (its rows over max_seq_len noted on the renderer), or its worker's error raised here."""
-    outcome = result.get()
-    if isinstance(outcome[0], str):
-        lines, over_limit = outcome
-        renderer.note_over_limit(over_limit)
-        advance(size)
-        return lines
-    cls, message, context = outcome
-    error = PromptkitError.__new__(cls or PromptkitError)  # the worker's class, without its own __init__'s signature
-    PromptkitError.__init__(error, message, **context)
-    raise error
+def _collect(result: AsyncResult[_Outcome], renderer: Renderer, advance: Callable[[int], None]) -> Iterator[str]:
+    """A chunk's lines (its rows over max_seq_len noted on the renderer); a worker's error is raised here, after the
+    lines of the rows before it."""
+    lines, rows, over_limit, failure = result.get()
+    renderer.note_over_limit(over_limit)
+    advance(rows)
+    yield lines
+    if failure is not None:
+        cls, message, context = failure
+        error = PromptkitError.__new__(cls or PromptkitError)  # the worker's class, without its own __init__'s signature
+        PromptkitError.__init__(error, message, **context)
+        raise error
 
 
 def _ignore_stop_signals() -> None:
@@ -138,21 +156,36 @@ def _ignore_stop_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _render_chunk(chunk: Iterable[RowWithShots]) -> _Done | _Failed:
-    """In a worker: the chunk's prompts encoded and joined, or the first row's error (its class, message, context)."""
+def _render_positions(positions: Sequence[int]) -> _Outcome:
+    """In a worker: the rows at ``positions``, read here (their shots as the renderer picks them)."""
+    assert _job is not None  # set before the fork
+    return _render(_job[0].rows_with_shots(positions))
+
+
+def _render_rows(items: list[RowWithShots]) -> _Outcome:
+    """In a worker: rows the parent read, with their shots."""
+    return _render(iter(items))
+
+
+def _render(items: Iterator[RowWithShots]) -> _Outcome:
+    """The rows' prompts encoded and joined, how many rows, the rows over max_seq_len, and the error of the row that
+    failed (its class, message, context), if one did."""
     assert _job is not None  # set before the fork
     renderer, encode = _job
     lines: list[str] = []
     over_limit: list[int] = []
+    done = 0
     index = -1
     try:
-        for index, row, ice_idx in chunk:
+        for index, row, ice_idx in items:
             for prompt in renderer.render_with_shots(index, row, ice_idx):
                 lines.append(encode(prompt))
                 if prompt.over_limit:
                     over_limit.append(index)
+            done += 1
     except PromptkitError as error:
-        return type(error), error.message, error.context
+        return "".join(lines), done, over_limit, (type(error), error.message, error.context)
     except Exception as error:  # a defect, not bad input: reported with the row, as the CLI reports its own
-        return None, f"internal error in a worker process: {type(error).__name__}: {error} (run with --workers 1 --debug for the traceback)", {"row": index}
-    return "".join(lines), over_limit
+        message = f"internal error in a worker process: {type(error).__name__}: {error} (run with --workers 1 --debug for the traceback)"
+        return "".join(lines), done, over_limit, (None, message, {"row": index} if index >= 0 else {})
+    return "".join(lines), done, over_limit, None

@@ -360,7 +360,14 @@ class Renderer:
             for index in range(len(self)) if indices is None else indices:
                 yield index, self._row(index), ice_indices[index]
             return
-        numbered: Iterator[tuple[int, Row]] = enumerate(self.test_rows) if indices is None else ((i, self._row(i)) for i in indices)
+        rows = self.test_rows
+        numbered: Iterator[tuple[int, Row]]
+        if indices is None:
+            numbered = enumerate(rows)
+        elif isinstance(indices, range) and indices.step == 1 and 0 <= indices.start <= indices.stop <= len(rows):
+            numbered = zip(indices, rows[indices.start : indices.stop], strict=True)  # consecutive rows of a file: read in one piece
+        else:
+            numbered = ((i, self._row(i)) for i in indices)
         reader = self.dataset.reader
         failure: PromptkitError | None = None
         while failure is None:

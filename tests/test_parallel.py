@@ -12,7 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import promptkit.parallel as parallel
-from promptkit import ConfigError, PromptkitError, Renderer, build_dataset, build_model, load_datasets, load_models, load_replies, render_parallel
+from promptkit import (
+    ConfigError,
+    PromptkitError,
+    Renderer,
+    build_dataset,
+    build_model,
+    load_datasets,
+    load_models,
+    load_replies,
+    render_parallel,
+)
 from promptkit.cli.main import main
 
 ROOT = Path(__file__).parents[1]

@@ -31,10 +31,10 @@ from typing import Any, TypeVar
 
 from promptkit.config.engine_imports import Foreign, installed
 from promptkit.data.loaders import Splits, read_file, read_splits, stream_path
-from promptkit.data.sources import saved_splits
-from promptkit.data.streaming import FileRows
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import current_progress
+from promptkit.data.sources import saved_splits
+from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, DatasetError
 
 __all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]

@@ -36,6 +36,8 @@ from promptkit.errors import DatasetError
 __all__ = ["FileRows"]
 
 Row = dict[str, Any]
+# The most bytes of consecutive rows read in one piece.
+_BLOCK_BYTES = 1 << 20
 
 
 class FileRows(Sequence[Row]):
@@ -52,6 +54,11 @@ class FileRows(Sequence[Row]):
         self._count: int | None = None
         self._all: list[Row] | None = None
         self._group: tuple[int, int, list[Row]] | None = None  # (first row, end, rows) of the last Parquet row group read
+
+    @property
+    def random_access(self) -> bool:
+        """Whether ``rows[i]`` reads row ``i`` alone (a JSON Lines line, a Parquet row group), not the whole file."""
+        return self._seekable or isinstance(self._reader, ParquetReader)
 
     @property
     def schema(self) -> Schema | None:
@@ -127,6 +134,23 @@ class FileRows(Sequence[Row]):
             self._all = list(self._base_rows())
         return self._all[row]
 
+    def _block(self, span: range) -> Iterator[Row]:
+        """Consecutive rows of a plain JSON Lines file, read from disk in one piece per :data:`_BLOCK_BYTES`."""
+        index = self._line_index()
+        with self.path.open("rb") as handle:
+            start = span.start
+            while start < span.stop:
+                first, _ = index.span(start)
+                stop = start + 1
+                while stop < span.stop and index.span(stop)[0] - first < _BLOCK_BYTES:
+                    stop += 1
+                last, length = index.span(stop - 1)
+                block = os.pread(handle.fileno(), last + length - first, first)
+                for row in range(start, stop):
+                    offset, length = index.span(row)
+                    yield self._parse(block[offset - first : offset - first + length], index.line(row), row)
+                start = stop
+
     def _parquet_item(self, row: int) -> Row:
         group = self._group
         if group is None or not group[0] <= row < group[1]:
@@ -153,6 +177,9 @@ class FileRows(Sequence[Row]):
         return self._spanned(self._span)
 
     def _spanned(self, span: range) -> Iterator[Row]:
+        if self._seekable and span.step == 1 and len(span) > 0:
+            yield from self._block(span)
+            return
         if self._seekable or span.step < 0 or len(span) == 0:
             yield from (self._base_item(row) for row in span)
             return

@@ -7,8 +7,10 @@ Lines file, used as both splits: FixK's shots are rows 0-4 of it), and each
 workload is rendered by each column's command in a fresh process, writing
 ``--out`` to the same folder.  A run is measured from outside: wall time, and
 peak memory as the largest resident set of any process of the run (the
-``ru_maxrss`` of a wrapper's children: the CLI and its workers).  The line
-index cache goes to the temporary folder too.
+``ru_maxrss`` of a wrapper's children: the CLI and its workers), and the CPU
+time of all of them (on a loaded machine wall time says little; CPU time
+shows what the workers add).  The line index cache goes to the temporary
+folder too.
 
 Columns are commands (:data:`COLUMNS`): a function from the run's config and
 output file to an argv; another engine (e.g. Ray Data on a local instance) is
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -89,17 +92,18 @@ _MEASURE = """
 import resource, subprocess, sys, time
 start = time.perf_counter()
 status = subprocess.run(sys.argv[1:]).returncode
-print(status, time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(status, time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 """
 
 
-def measure(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(seconds, peak MiB) of one run; a failed run is an error."""
+def measure(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds of all its processes, peak MiB) of one run; a failed run is an error."""
     result = subprocess.run([sys.executable, "-c", _MEASURE, *argv], capture_output=True, text=True, env=env)
-    status, seconds, kib = result.stdout.split()
+    status, seconds, cpu, kib = result.stdout.split()
     if status != "0":
         raise SystemExit(f"run failed ({' '.join(argv)}):\n{result.stderr}")
-    return float(seconds), int(kib) / 1024
+    return float(seconds), float(cpu), int(kib) / 1024
 
 
 def main() -> None:
@@ -107,10 +111,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--columns", nargs="+", default=list(COLUMNS), choices=list(COLUMNS))
     args = parser.parse_args()
-    import os
-
     peaks: dict[tuple[str, str, int], float] = {}
-    print(f"{'workload':24} {'rows':>9}  " + "  ".join(f"{name:>24}" for name in args.columns))
+    print(f"{'workload':24} {'rows':>9}  " + "  ".join(f"{name + ': rows/s, CPU s, peak':>36}" for name in args.columns))
     for count in args.rows:
         with tempfile.TemporaryDirectory(prefix="bench_scale_") as folder:
             root = Path(folder)
@@ -129,9 +131,9 @@ def main() -> None:
                     model.write_text(model_cfg)
                 cells = []
                 for column in args.columns:
-                    seconds, peak = measure(COLUMNS[column](Run(config, model, root / "out.jsonl")), env)
+                    seconds, cpu, peak = measure(COLUMNS[column](Run(config, model, root / "out.jsonl")), env)
                     peaks[name, column, count] = peak
-                    cells.append(f"{count / seconds:>10,.0f} rows/s {peak:>5.0f} MiB")
+                    cells.append(f"{count / seconds:>15,.0f} {cpu:>8.1f} {peak:>6.0f} MiB")
                 print(f"{name:24} {count:>9,}  " + "  ".join(cells), flush=True)
     if len(args.rows) > 1:
         low, high = min(args.rows), max(args.rows)

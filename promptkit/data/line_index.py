@@ -63,6 +63,10 @@ class LineIndex:
         offset, length, _ = self._table[row]
         return int(offset), int(length)
 
+    def spans(self, start: int, stop: int) -> list[tuple[int, int, int]]:
+        """(offset, length, line number) of rows ``start`` to ``stop - 1``."""
+        return [tuple(each) for each in self._table[start:stop].tolist()]  # type: ignore[misc]  # rows of three ints
+
     def line(self, row: int) -> int:
         """The 1-based line number of row ``row``."""
         return int(self._table[row, 2])

@@ -36,8 +36,8 @@ from promptkit.errors import DatasetError
 __all__ = ["FileRows"]
 
 Row = dict[str, Any]
-# The most bytes of consecutive rows read in one piece.
-_BLOCK_BYTES = 1 << 20
+# The most consecutive rows read in one piece.
+_BLOCK_ROWS = 1024
 
 
 class FileRows(Sequence[Row]):
@@ -135,21 +135,15 @@ class FileRows(Sequence[Row]):
         return self._all[row]
 
     def _block(self, span: range) -> Iterator[Row]:
-        """Consecutive rows of a plain JSON Lines file, read from disk in one piece per :data:`_BLOCK_BYTES`."""
+        """Consecutive rows of a plain JSON Lines file, read from disk in pieces of up to :data:`_BLOCK_ROWS` rows."""
         index = self._line_index()
         with self.path.open("rb") as handle:
-            start = span.start
-            while start < span.stop:
-                first, _ = index.span(start)
-                stop = start + 1
-                while stop < span.stop and index.span(stop)[0] - first < _BLOCK_BYTES:
-                    stop += 1
-                last, length = index.span(stop - 1)
-                block = os.pread(handle.fileno(), last + length - first, first)
-                for row in range(start, stop):
-                    offset, length = index.span(row)
-                    yield self._parse(block[offset - first : offset - first + length], index.line(row), row)
-                start = stop
+            for start in range(span.start, span.stop, _BLOCK_ROWS):
+                spans = index.spans(start, min(start + _BLOCK_ROWS, span.stop))
+                first = spans[0][0]
+                block = os.pread(handle.fileno(), spans[-1][0] + spans[-1][1] - first, first)
+                for row, (offset, length, line) in enumerate(spans, start=start):
+                    yield self._parse(block[offset - first : offset - first + length], line, row)
 
     def _parquet_item(self, row: int) -> Row:
         group = self._group

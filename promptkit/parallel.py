@@ -78,9 +78,10 @@ def render_parallel(
     # Workers read the rows themselves when they can by position (rows in memory, a line index, Parquet row groups);
     # from other files the parent reads them (with their shots) and sends them.
     by_position = not renderer.streaming or (isinstance(rows, FileRows) and rows.random_access)
-    total = len(rows) if indices is None else len(indices)
+    counted = by_position or renderer.progress is not None  # a file read by the parent is not counted only for a bar
+    total = (len(rows) if indices is None else len(indices)) if counted else None
     chunks = _Chunks(renderer.rows_with_shots(indices))
-    tasks: Iterable[Sequence[int] | list[RowWithShots]] = _positions(total, indices) if by_position else chunks
+    tasks: Iterable[Sequence[int] | list[RowWithShots]] = _positions(total or 0, indices) if by_position else chunks
     work = _render_positions if by_position else _render_rows
     global _job
     _job = (renderer, encode)

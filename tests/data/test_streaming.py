@@ -97,10 +97,10 @@ def test_line_index_is_cached_outside_the_data_folder(tmp_path: Path, cache: Pat
     path = tmp_path / "rows.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in ROWS))
     assert len(FileRows(path)) == 10
-    assert [p.parent.name for p in cache.rglob("*.npy")] == ["line-index"]
+    assert [p.parent.name for p in cache.rglob("*.idx")] == ["line-index"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "rows.jsonl"]
 
-    def no_build(path: Path, size: int) -> None:
+    def no_build(path: Path, size: int, out: object) -> None:
         raise AssertionError("rebuilt")
 
     with monkeypatch.context() as patch:
@@ -109,7 +109,7 @@ def test_line_index_is_cached_outside_the_data_folder(tmp_path: Path, cache: Pat
     with path.open("a") as handle:
         handle.write('{"question": "q10", "answer": "a10"}\n')
     assert len(FileRows(path)) == 11
-    assert len(list(cache.rglob("*.npy"))) == 2
+    assert len(list(cache.rglob("*.idx"))) == 2
 
 
 def test_line_index_cache_falls_back_to_memory_when_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

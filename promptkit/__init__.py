@@ -65,6 +65,7 @@ from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import SystemRolePolicy
 from promptkit.meta_templates.spans import Span, find_spans
+from promptkit.parallel import render_parallel
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
@@ -167,6 +168,7 @@ __all__ = [
     "load_models",
     "load_replies",
     "open_reader",
+    "render_parallel",
     "to_openai",
     "validate_file",
 ]

@@ -15,7 +15,7 @@ Usage (docs/api.md has a runnable runner loop)::
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -27,7 +27,9 @@ from promptkit.controls import Controls
 from promptkit.conversation import Conversation
 from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
 from promptkit.data.progress import Progress, reporting, task
+from promptkit.data.protocol import StreamingDataset
 from promptkit.data.reader import apply_range
+from promptkit.data.streaming import FileRows
 from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
@@ -47,11 +49,15 @@ logger = logging.getLogger(__name__)
 
 #: How many rows over max_seq_len the warning names.
 _ROWS_SHOWN = 5
+#: How many streamed test rows are read (and their shots picked) at a time: the fixed buffer of a streaming run.
+STREAM_CHUNK = 256
 
 Row = Mapping[str, Any]
 #: A turn of a dialogue to render: its number, and the model's earlier replies (``None``: the ground truth).
 Turn = tuple[int, Sequence[str] | None]
 Media = list[dict[str, Any]] | None
+#: A test row to render: its index, the row, its shots.
+RowWithShots = tuple[int, Row, Sequence[int]]
 #: One render of a row: the template's output, the final input, and the media parts of a completion model's placeholders.
 Rendered = tuple[Prompt, FinalInput, Media]
 #: The labels a gen dataset's ``Renderer.labels`` names: those a PPLInferencer without ``labels=`` would score.
@@ -208,6 +214,8 @@ class Renderer:
         if ControlledOutput.needed(self.controls, prefill, gen_prefix):
             with self._where:
                 self._output = ControlledOutput(self._final_model, self.mode, self.controls, prefill=prefill, gen_prefix=gen_prefix)
+        #: Whether test rows are read as they are rendered: the loader can stream, and a row's shots need no other test row.
+        self.streaming = isinstance(loader, StreamingDataset) and (dataset.retriever.streams_rows or not self.inferencer.uses_shots)
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -227,14 +235,16 @@ class Renderer:
         with self._where:
             base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
             with reporting(self.progress):
-                splits = self.dataset.loader.load(base_dir)
+                loader = self.dataset.loader
+                splits = loader.stream(base_dir) if isinstance(loader, StreamingDataset) and self.streaming else loader.load(base_dir)
             reader = self.dataset.reader
             pool = apply_range(splits.get(reader.train_split), reader.train_range, "reader_cfg.train_range")
             test = apply_range(splits.get(reader.test_split), reader.test_range, "reader_cfg.test_range")
-            if not test:
+            if _empty(test):
                 raise DatasetError(f"the test split {reader.test_split!r} has no rows; check the data file and reader_cfg.test_range")
             reader.check_schema(splits.schema(reader.test_split), reader.test_split)
-            reader.check_columns(test, reader.test_split)
+            if not isinstance(test, FileRows):  # streamed rows are checked as they are read (rows_with_shots)
+                reader.check_columns(test, reader.test_split)
             if pool is not test and self.dataset.retriever.ice_num > 0:  # a retriever of no shots (ZeroRetriever) reads no pool row
                 reader.check_schema(splits.schema(reader.train_split), reader.train_split)
                 reader.check_columns(pool, reader.train_split)
@@ -254,11 +264,38 @@ class Renderer:
 
     @cached_property
     def ice_indices(self) -> list[list[int]]:
-        """The shots picked for each test row (none when the inferencer uses no shots)."""
+        """The shots picked for each test row (none when the inferencer uses no shots); a streaming renderer picks
+        them as rows are read instead, and builds this list only when asked."""
+        return self._retrieve(self.test_rows)
+
+    def _retrieve(self, rows: Sequence[Row]) -> list[list[int]]:
         if not self.inferencer.uses_shots:
-            return [[] for _ in self.test_rows]
+            return [[] for _ in rows]
         with self._where, reporting(self.progress):
-            return self.dataset.retriever.retrieve(self.pool, self.test_rows, self.dataset.reader)
+            return self.dataset.retriever.retrieve(self.pool, rows, self.dataset.reader)
+
+    def _shots_of(self, index: int, row: Row) -> Sequence[int]:
+        if self.streaming and "ice_indices" not in self.__dict__:
+            return self._retrieve([row])[0]
+        return self.ice_indices[index]
+
+    def prepare(self) -> None:
+        """Do now what a renderer does once: read the pool (and the test split, unless it streams), pick the shots
+        (unless they are picked as rows stream), find the ppl labels, check the rows' control tokens.
+
+        Rendering does it when first needed; call this to have it done before (its progress then is not counted as
+        rendering), or before forking workers that should not each do it (:func:`promptkit.render_parallel`).
+        """
+        self._splits  # noqa: B018 (cached)
+        if not self.streaming:
+            self.ice_indices  # noqa: B018 (cached)
+        if self._refusal is not None:
+            return  # rendering raises it; nothing more is worth preparing
+        if self.inferencer.scores_labels:
+            self.labels  # noqa: B018 (cached)
+        self._guard  # noqa: B018 (cached)
+        self._shots  # noqa: B018 (cached)
+        self._fitter  # noqa: B018 (cached)
 
     @cached_property
     def _shots(self) -> ShotRenderer | None:
@@ -324,12 +361,65 @@ class Renderer:
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
-        rows, ice_indices = self.test_rows, self.ice_indices
-        with task(f"rendering {self.dataset.abbr}", len(rows), "rows", self.progress) as advance:
-            for index, row in enumerate(rows):
-                yield from self._render(row, index, ice_indices[index])
+        return self.prompts()
+
+    def prompts(self, indices: Sequence[int] | None = None) -> Iterator[RenderedPrompt]:
+        """The prompts of every test row (or of ``indices``), in order, rendered as they are asked for; a streaming
+        renderer reads each row as it gets to it. Reports the rows over ``max_seq_len`` at the end (:meth:`report`)."""
+        if not self.streaming:
+            self.ice_indices  # noqa: B018 (shots picked before rendering starts, with their own progress)
+        total = (len(self) if indices is None else len(indices)) if self.progress is not None else None
+        with task(f"rendering {self.dataset.abbr}", total, "rows", self.progress) as advance:
+            for index, row, ice_idx in self.rows_with_shots(indices):
+                yield from self.render_with_shots(index, row, ice_idx)
                 advance(1)
         self.report()
+
+    def rows_with_shots(self, indices: Iterable[int] | None = None) -> Iterator[RowWithShots]:
+        """Each test row to render (all, or ``indices``) with its index and shots, read as they are asked for: a
+        streaming renderer reads the rows and picks their shots :data:`STREAM_CHUNK` rows at a time."""
+        if not self.streaming:
+            ice_indices = self.ice_indices
+            for index in range(len(self)) if indices is None else indices:
+                yield index, self._row(index), ice_indices[index]
+            return
+        rows = self.test_rows
+        numbered: Iterator[tuple[int, Row]]
+        if indices is None:
+            numbered = enumerate(rows)
+        elif isinstance(indices, range) and indices.step == 1 and 0 <= indices.start <= indices.stop <= len(rows):
+            numbered = zip(indices, rows[indices.start : indices.stop], strict=True)  # consecutive rows of a file: read in one piece
+        else:
+            numbered = ((i, self._row(i)) for i in indices)
+        reader = self.dataset.reader
+        failure: PromptkitError | None = None
+        while failure is None:
+            chunk: list[tuple[int, Row]] = []
+            try:  # a row that cannot be read (it names its file, line and row) ends the run after the rows before it
+                for item in numbered:
+                    chunk.append(item)
+                    if len(chunk) == STREAM_CHUNK:
+                        break
+            except PromptkitError as error:
+                failure = self._where.attach(error)
+            if not chunk:
+                break
+            with self._where:
+                for index, row in chunk:
+                    reader.check_columns([row], reader.test_split, first=index)
+            rows = [row for _, row in chunk]
+            for (index, row), ice_idx in zip(chunk, self._retrieve(rows), strict=True):
+                yield index, row, ice_idx
+        if failure is not None:
+            raise failure
+
+    def render_with_shots(self, index: int, row: Row, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+        """The prompts of test row ``index`` given the row and its shots (as :meth:`rows_with_shots` gives them)."""
+        return self._render(row, index, ice_idx)
+
+    def note_over_limit(self, indices: Iterable[int]) -> None:
+        """Test rows rendered elsewhere (a worker process) whose prompt is over ``max_seq_len``, for :meth:`report`."""
+        self._over_limit.update(dict.fromkeys(indices))
 
     def report(self) -> None:
         """Log one warning for the rows rendered since the last report whose prompt is over ``max_seq_len`` with no shot
@@ -350,7 +440,8 @@ class Renderer:
 
     def render(self, index: int) -> list[RenderedPrompt]:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
-        return self._render(self._row(index), index, self.ice_indices[index])
+        row = self._row(index)
+        return self.render_with_shots(index, row, self._shots_of(index, row))
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -361,9 +452,9 @@ class Renderer:
 
     def _row(self, index: int) -> Row:
         rows = self.test_rows
-        if 0 <= index < len(rows):
-            return rows[index]
         with self._where:
+            if 0 <= index < len(rows):
+                return rows[index]
             raise ConfigError(f"index {index} is out of range: the test split has {len(rows)} rows (0 to {len(rows) - 1})", key="index")
 
     # -- dialogues --------------------------------------------------------------------
@@ -392,7 +483,7 @@ class Renderer:
                 raise ConfigError(f"turn {turn}: this dataset's template is not multi-turn, so each row has one prompt (turn 0)")
             else:
                 turns = None
-        return self._render(row, index, self.ice_indices[index], turns)[0]
+        return self._render(row, index, self._shots_of(index, row), turns)[0]
 
     def _plan(self, dialogue: Dialogue, row: Row, index: int) -> Turns:
         """The turns a row renders: the template counts them (its errors name the row), the dialogue picks them."""
@@ -604,6 +695,13 @@ class Renderer:
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
+
+
+def _empty(rows: Sequence[Row]) -> bool:
+    """Whether there are no rows; a streamed file is not counted for it (its first row is read)."""
+    if isinstance(rows, FileRows):
+        return next(iter(rows), None) is None
+    return not rows
 
 
 class _Where:

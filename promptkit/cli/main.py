@@ -25,12 +25,13 @@ from promptkit.config.overrides import Overrides, parse_value
 from promptkit.controls import SHOT_LAYOUTS, Controls
 from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
-from promptkit.data.progress import Progress, tracked
+from promptkit.data.progress import Progress
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
 from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
-from promptkit.pipeline import Renderer
+from promptkit.parallel import render_parallel
+from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.token_counters import HFTokenizer
 
 if TYPE_CHECKING:
@@ -101,6 +102,13 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
     render.add_argument("--spans", action="store_true", help="add each piece's character span (system, shots, query, answer slot, wrappers)")
+    render.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="render with N processes (forked; same output, in the same order); shots are picked once, in the parent (default 1)",
+    )
 
     from promptkit.cli import check_template
 
@@ -161,6 +169,17 @@ def _run_controls(args: argparse.Namespace) -> Controls | None:
     thinking = None if args.thinking is None else args.thinking == "on"
     controls = Controls(thinking, kwargs, args.shots, args.system_prompt)
     return None if not controls.describe() else controls
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -396,22 +415,25 @@ def _write_dataset(
 ) -> None:
     renderer = _renderer(dataset, model, args, replies, progress)
     try:
-        indices = parse_indices(args.indices, len(renderer)) if args.indices else range(len(renderer))
+        indices = parse_indices(args.indices, len(renderer)) if args.indices else None
     except PromptkitError as error:
         raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
-    renderer.ice_indices  # noqa: B018 (shots picked now, so that their progress is not counted as rendering)
-    for index in tracked(indices, f"rendering {dataset.abbr}", len(indices), every=1, progress=progress):
-        for prompt in renderer.render(index):
-            record = prompt.to_record()
-            if args.spans:
-                try:
-                    mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
-                    spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
-                except PromptkitError as error:
-                    raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
-                record["spans"] = [span.dump() for span in spans]
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    renderer.report()
+    renderer.prepare()  # shots picked now, so that their progress is not counted as rendering
+
+    def encode(prompt: RenderedPrompt) -> str:
+        record = prompt.to_record()
+        if args.spans:
+            try:
+                mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+                spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
+            except PromptkitError as error:
+                raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
+            record["spans"] = [span.dump() for span in spans]
+        return json.dumps(record, ensure_ascii=False) + "\n"
+
+    # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).
+    for lines in render_parallel(renderer, args.workers, indices, encode):
+        out.write(lines)
 
 
 def _preview(args: argparse.Namespace) -> int:
@@ -457,7 +479,7 @@ def _preview_dataset(
         )
     stop = min(args.index + args.count, total)
     for renderer in renderers:
-        renderer.ice_indices  # noqa: B018 (shots picked, with their progress, before the preview is drawn)
+        renderer.prepare()  # shots picked, with their progress, before the preview is drawn
     show(renderers, range(args.index, stop), Preview(Path(args.dataset_config), full=args.full), console)
 
 

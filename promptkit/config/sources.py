@@ -30,9 +30,11 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from promptkit.config.engine_imports import Foreign, installed
-from promptkit.data.loaders import Splits, read_file, read_splits
+from promptkit.data.loaders import Splits, read_file, read_splits, stream_path
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import current_progress
+from promptkit.data.sources import saved_splits
+from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, DatasetError
 
 __all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
@@ -70,6 +72,15 @@ class RowsFileDataset:
         if splits is not None:
             return splits
         rows, schema = read_file(Path(self.path), progress=progress)
+        return Splits(_EverySplit(rows), schemas=_EverySplit(schema) if schema is not None else {})
+
+    def stream(self, base_dir: Path | None = None) -> Splits:
+        """As :meth:`load`, the rows read lazily (:class:`~promptkit.data.streaming.FileRows`)."""
+        path = Path(self.path)
+        if path.is_dir() and saved_splits(path) is not None:
+            return stream_path(path)
+        rows = FileRows(path)
+        schema = rows.schema
         return Splits(_EverySplit(rows), schemas=_EverySplit(schema) if schema is not None else {})
 
     def __repr__(self) -> str:

@@ -107,10 +107,10 @@ class ReaderConfig:
                 key=column,
             )
 
-    def check_columns(self, rows: Sequence[Row], split: str) -> None:
-        """Every input column and the output column must exist in every row."""
+    def check_columns(self, rows: Sequence[Row], split: str, first: int = 0) -> None:
+        """Every input column and the output column must exist in every row; ``first`` is the number of the first row."""
         wanted = set(self.input_columns + ((self.output_column,) if self.output_column else ()))
-        for index, row in enumerate(rows):
+        for index, row in enumerate(rows, start=first):
             if wanted <= row.keys():
                 continue
             column = next(c for c in self.input_columns + (self.output_column or "",) if c not in row)

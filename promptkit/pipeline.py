@@ -33,10 +33,13 @@ from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segme
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates.spans import Span
+from promptkit.prompt_tokens import PromptViews, refuse_token_view
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
 from promptkit.templates.protocol import ChatMessagesTemplate, Template
+from promptkit.token_view import TokenEncoder, TokenView, token_encoder
 
 __all__ = ["RenderedPrompt", "Renderer"]
 
@@ -84,6 +87,8 @@ class RenderedPrompt:
     over_limit: bool = False
     #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
     escaped_tokens: list[str] | None = None
+    #: The final input as tokens (``Renderer(tokenizer=...)``): ids, each token's piece, the loss mask, the junction.
+    tokens: TokenView | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -109,6 +114,8 @@ class RenderedPrompt:
             record["label"] = self.label
         if self.request:
             record.update(self.request)
+        if self.tokens is not None:
+            record.update(self.tokens.dump())
         return record
 
 
@@ -120,7 +127,10 @@ class Renderer:
     shots from the end; it defaults to the model config's ``token_counter``.
     ``replies`` (test row index → the model's replies, in turn order) feed the
     history of ``infer_mode='every'`` dialogues; :meth:`conversation` is the
-    interactive way to the same prompts.
+    interactive way to the same prompts.  ``tokenizer`` (a tokenizer.json path,
+    an ``HFTokenizer``, a ``tokenizers`` or transformers fast tokenizer) gives
+    each prompt its token view (``tokens``: :mod:`promptkit.token_view`); a chat
+    API model has none and is refused.
 
     It calls the stages and holds none of them: rows and shots (``promptkit.data``,
     ``promptkit.retrievers``, ``promptkit.shots``), the template, a dialogue's turns
@@ -137,6 +147,7 @@ class Renderer:
         token_counter: TokenCounter | None = None,
         replies: Mapping[int, Sequence[str]] | None = None,
         progress: Progress | None = None,
+        tokenizer: Any = None,
     ) -> None:
         self.dataset = dataset
         #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.data.progress`); ``None``: no reports.
@@ -185,6 +196,24 @@ class Renderer:
         loader = dataset.loader
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
+        self._encoder: TokenEncoder | None = None
+        if tokenizer is not None:
+            with self._where:
+                refuse_token_view(self._final_model)
+                self._encoder = token_encoder(tokenizer)
+
+    @cached_property
+    def _views(self) -> PromptViews:
+        shots = self._shots
+        return PromptViews(self._final_model, self.mode, shots.pieces if shots is not None else None, self._encoder)
+
+    def spans(self, prompt: RenderedPrompt, row_prompts: Sequence[RenderedPrompt] = ()) -> list[Span]:
+        """Where each piece of ``prompt`` sits in its final input (``row_prompts``: the prompts of its row, which name a
+        string ppl prompt's answer slot); see :mod:`promptkit.meta_templates.spans`."""
+        try:
+            return self._views.spans(prompt, row_prompts)
+        except PromptkitError as error:
+            raise self._where.attach(error, prompt.index, prompt.label) from None
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -412,6 +441,8 @@ class Renderer:
                     out.append(self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over))
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
+                if self._encoder is not None:
+                    self._views.add_tokens(out)
                 return out
             request = self._request(row)
             if labels is None:
@@ -439,6 +470,8 @@ class Renderer:
                 label = None
             if guard is not None:
                 self._check_tokens(out, hits)
+            if self._encoder is not None:
+                self._views.add_tokens(out)
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None

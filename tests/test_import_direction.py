@@ -26,10 +26,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("retrievers", ("retrievers",)),
     ("templates", ("templates", "shots")),
     ("media", ("media",)),
-    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
+    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting", "token_view")),
     ("inferencers", ("inferencers",)),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens")),
     ("cli", ("cli", "__main__")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}

@@ -30,7 +30,7 @@ pipeline knows of it, given as :class:`Hints`: the shots' texts (rendered one
 by one, so known) cut out of whichever text holds them — the text before them
 is ``text``, the rest of a string prompt ``query`` — and, in ``ppl`` mode, the
 ``answer_slot``: the row's continuation where the prompt holds it
-(``LLInferencer``), else the stretch in which the prompt differs from the
+(``LLInferencer``; an empty slot at the end where it does not), else the stretch in which the prompt differs from the
 row's other labels' prompts.  A string prompt without hints is one ``query``.
 
 A span of a text that a template trimmed covers the trimmed text.
@@ -226,10 +226,10 @@ def _string_pieces(prompt: str, mode: str, hints: Hints) -> list[tuple[str, str]
 def _answer_slot(prompt: str, start: int, hints: Hints) -> tuple[int, int] | None:
     """Where a string ppl prompt's answer is, at or after ``start``: the continuation's last occurrence, else where the
     prompt differs from the row's other labels' prompts (their common prefix and suffix cut off)."""
-    if hints.continuation:
-        at = prompt.rfind(hints.continuation)
-        if at >= start:
-            return at, at + len(hints.continuation)
+    if hints.continuation is not None:
+        at = prompt.rfind(hints.continuation) if hints.continuation else -1
+        # A continuation the prompt does not hold follows it: the slot is empty, at the end.
+        return (at, at + len(hints.continuation)) if at >= start else (len(prompt), len(prompt))
     others = [other for other in hints.others if other != prompt]
     if not others:
         return None

@@ -60,7 +60,7 @@ from promptkit.inferencers import (
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
-from promptkit.meta_templates.spans import Span, find_spans
+from promptkit.meta_templates.spans import Hints, Span, find_spans
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
@@ -79,6 +79,8 @@ from promptkit.retrievers import (
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.token_counters import HFTokenizer
+from promptkit.token_view import Junction, TokenView
 
 __version__ = "0.1.0"
 
@@ -100,10 +102,13 @@ __all__ = [
     "EmbeddedShotsRetriever",
     "FixKRetriever",
     "GenInferencer",
+    "HFTokenizer",
+    "Hints",
     "InferencePPLOnlyInferencer",
     "Inferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
+    "Junction",
     "LLInferencer",
     "LMMGenInferencer",
     "MDLRetriever",
@@ -143,6 +148,7 @@ __all__ = [
     "TaskSpecDataset",
     "TemplateError",
     "TemplateLimits",
+    "TokenView",
     "TopkRetriever",
     "ValidationReport",
     "Violation",

@@ -28,10 +28,10 @@ Pieces are named by where their text stands in the PromptList:
 A string prompt (a string template's output) is named with what the
 pipeline knows of it, given as :class:`Hints`: the shots' texts (rendered one
 by one, so known) cut out of whichever text holds them — the text before them
-is ``text``, the rest of a string prompt ``query`` — and, in ``ppl`` mode, the
+is ``text``, the rest of a string prompt (all of it, without shots) ``query`` — and, in ``ppl`` mode, the
 ``answer_slot``: the row's continuation where the prompt holds it
 (``LLInferencer``; an empty slot at the end where it does not), else the stretch in which the prompt differs from the
-row's other labels' prompts.  A string prompt without hints is one ``query``.
+row's other labels' prompts.
 
 A span of a text that a template trimmed covers the trimmed text.
 """
@@ -191,10 +191,11 @@ def _mark_prompt(prompt: PromptList, mode: str, hints: Hints, texts: list[_Text]
 
 
 def _cut_shots(text: str, before: str, after: str, shots: Pieces) -> list[tuple[str, str]]:
-    """``text`` as pieces: the string shot block where ``text`` holds it (each time), ``before`` and ``after`` around it."""
+    """``text`` as pieces: the string shot block where ``text`` holds it (each time), ``before`` and ``after`` around it
+    (all of it ``after`` where it holds no block)."""
     block = "".join(piece_text for _, piece_text in shots)
     if not block or block not in text:
-        return [(before, text)]
+        return [(after, text)]
     out: list[tuple[str, str]] = []
     rest = text
     name = before

@@ -94,12 +94,12 @@ class Hints:
 
 @dataclass(frozen=True, slots=True)
 class _Text:
-    """What marker ``n`` stands for: ``text``, and whitespace around it that the span takes in when the model kept it."""
+    """What marker ``n`` stands for: ``text``, and the pieces of the whitespace around it that the model may trim."""
 
     piece: str
     text: str
-    lead: str = ""
-    trail: str = ""
+    lead: Pieces = ()
+    trail: Pieces = ()
 
 
 def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints: Hints | None = None) -> list[Span]:
@@ -107,8 +107,12 @@ def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints:
     final = model.render(prompt, mode)
     texts: list[_Text] = []
     marked_prompt: str | PromptList
+    # A continuation that follows a string prompt: an empty answer slot where the prompt's text ends.
+    end_slot = False
     if isinstance(prompt, str):
-        marked_prompt = _mark(_string_pieces(prompt, mode, hints or Hints()), texts)
+        string_pieces = _string_pieces(prompt, mode, hints or Hints())
+        end_slot = string_pieces[-1] == ("answer_slot", "")
+        marked_prompt = _mark(string_pieces, texts)
     else:
         marked_prompt = _mark_prompt(prompt, mode, hints or Hints(), texts)
     marked = model.render(marked_prompt, mode)
@@ -117,6 +121,9 @@ def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints:
             raise MetaTemplateError("the model renders a string for the prompt but messages for its marked copy")
         spans, rebuilt = _locate(marked, texts, None)
         _check(rebuilt == final, model)
+        if end_slot:
+            end = max((span.end for span in spans), default=0)
+            return sorted([*_with_wrappers(spans, final), Span("answer_slot", end, end)], key=lambda span: (span.start, span.end > span.start))
         return _with_wrappers(spans, final) + ([Span("answer_slot", len(final), len(final))] if mode == "gen" else [])
     if not isinstance(marked, list) or len(marked) != len(final):
         raise MetaTemplateError(f"model {model.abbr!r}: the marked copy of the prompt renders to a different number of messages")
@@ -127,6 +134,8 @@ def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints:
         found, rebuilt = _locate(message["content"], texts, index)
         _check(rebuilt == real["content"] and message["role"] == real["role"], model)
         spans += found
+    if end_slot and spans:
+        spans.append(Span("answer_slot", spans[-1].end, spans[-1].end, spans[-1].message))
     return spans
 
 
@@ -148,26 +157,29 @@ def _mark(pieces: Sequence[tuple[str, str]], texts: list[_Text]) -> str:
     if not core:
         return whole
     start = whole.index(core)
-    lead, trail = whole[:start], whole[start + len(core) :]
-    out = [lead]
+    stop = start + len(core)
+    out = [whole[:start]]
     position = 0
     marked: list[int] = []
+    lead: list[tuple[str, str]] = []
+    trail: list[tuple[str, str]] = []
     for piece, text in pieces:
-        # The part of this piece inside the core.
-        low, high = max(position, start), min(position + len(text), start + len(core))
-        position += len(text)
-        if low < high:
+        begin, end = position, position + len(text)
+        position = end
+        if begin < start:
+            lead.append((piece, whole[begin : min(end, start)]))
+        if max(begin, start) < min(end, stop):
             marked.append(len(texts))
-            texts.append(_Text(piece, whole[low:high]))
+            texts.append(_Text(piece, whole[max(begin, start) : min(end, stop)]))
             out.append(f"{_OPEN}{len(texts) - 1}{_CLOSE}")
-    texts[marked[0]] = _with(texts[marked[0]], lead=lead)
-    texts[marked[-1]] = _with(texts[marked[-1]], trail=trail)
-    out.append(trail)
+        if end > stop:
+            trail.append((piece, whole[max(begin, stop) : end]))
+    first, last = texts[marked[0]], texts[marked[-1]]
+    texts[marked[0]] = _Text(first.piece, first.text, tuple(p for p in lead if p[1]), first.trail)
+    last = texts[marked[-1]]
+    texts[marked[-1]] = _Text(last.piece, last.text, last.lead, tuple(p for p in trail if p[1]))
+    out.append(whole[stop:])
     return "".join(out)
-
-
-def _with(text: _Text, lead: str | None = None, trail: str | None = None) -> _Text:
-    return _Text(text.piece, text.text, text.lead if lead is None else lead, text.trail if trail is None else trail)
 
 
 def _mark_prompt(prompt: PromptList, mode: str, hints: Hints, texts: list[_Text]) -> PromptList:
@@ -221,7 +233,8 @@ def _string_pieces(prompt: str, mode: str, hints: Hints) -> list[tuple[str, str]
     low, high = slot
     query = pieces[-1][1]
     offset = len(prompt) - tail
-    return [*pieces[:-1], ("query", query[: low - offset]), ("answer_slot", prompt[low:high]), ("query", query[high - offset :])]
+    cut = [("query", query[: low - offset]), ("answer_slot", prompt[low:high]), ("query", query[high - offset :])]
+    return [*pieces[:-1], *(piece for piece in cut if piece[1] or piece[0] == "answer_slot")]
 
 
 def _answer_slot(prompt: str, start: int, hints: Hints) -> tuple[int, int] | None:
@@ -291,24 +304,35 @@ def _locate(marked: str, texts: list[_Text], message: int | None) -> tuple[list[
     cursor = 0
     for match in _MARK.finditer(marked):
         entry = texts[int(match.group(1))]
-        core, lead, trail = entry.text, entry.lead, entry.trail
+        core = entry.text
+        lead, trail = "".join(text for _, text in entry.lead), "".join(text for _, text in entry.trail)
         before = marked[cursor : match.start()]
         out.append(before)
         length += len(before)
-        start = length
-        end = start + len(core)
-        # Widen to the text's own whitespace when the model kept it next to the marker.
+        # The text's own whitespace, where the model kept it next to the marker, belongs to its pieces.
+        own: list[Span] = []
         if lead and before.endswith(lead):
-            start -= len(lead)
+            _add_run(own, entry.lead, length - len(lead), message)
+        _add_run(own, ((entry.piece, core),), length, message)
         after = marked[match.end() : match.end() + len(trail)]
         if trail and after == trail:
-            end += len(trail)
+            _add_run(own, entry.trail, length + len(core), message)
+        spans += own
         out.append(core)
         length += len(core)
-        spans.append(Span(entry.piece, start, end, message))
         cursor = match.end()
     out.append(marked[cursor:])
     return spans, "".join(out)
+
+
+def _add_run(spans: list[Span], pieces: Pieces, start: int, message: int | None) -> None:
+    """Append the spans of consecutive ``pieces`` of one text from ``start``, a piece that continues the previous span joined to it."""
+    for piece, text in pieces:
+        if spans and spans[-1].piece == piece and spans[-1].end == start and spans[-1].message == message:
+            spans[-1] = Span(piece, spans[-1].start, start + len(text), message)
+        else:
+            spans.append(Span(piece, start, start + len(text), message))
+        start += len(text)
 
 
 def _with_wrappers(spans: list[Span], final: str) -> list[Span]:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from promptkit import ChatTemplateModel, ConfigError, PromptkitError, PromptList, Renderer, load_models
+from promptkit import ChatTemplateModel, ConfigError, HFTokenizer, PromptkitError, PromptList, Renderer, load_models
 from promptkit.meta_templates.spans import find_spans, is_answer
 from promptkit.token_view import token_encoder, token_view
 
@@ -207,3 +207,65 @@ def test_labels_and_mask_have_one_entry_per_token_and_the_tokens_decode_to_the_i
             text = final[start:end]
             at = start + (len(text) - len(text.lstrip()) if text.strip() else 0)
             assert bit == (start < end and any(span.start <= at < span.end for span in answers)), (model, final[start:end])
+
+
+STRING_GEN = dict(
+    ice_template=dict(type="PromptTemplate", template="Q: {question}\nA: {answer}\n"),
+    prompt_template=dict(type="PromptTemplate", template="Solve these.\n</E>Q: {question}\nA: ", ice_token="</E>"),
+    retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
+    inferencer=dict(type="GenInferencer"),
+)
+_mcq = "</E>Q: {question}\nAnswer: "
+STRING_PPL = dict(
+    ice_template=dict(type="PromptTemplate", template={"4": "Q: {question}\nAnswer: 4\n", "6": "Q: {question}\nAnswer: 6\n", "10": "Q: {question}\nAnswer: 10\n"}),
+    prompt_template=dict(type="PromptTemplate", template={label: _mcq + label for label in ("4", "6", "10")}, ice_token="</E>"),
+    retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
+    inferencer=dict(type="PPLInferencer"),
+)
+
+
+def named(prompt: Any, spans: list[Any]) -> list[tuple[str, str]]:
+    return [(span.piece, prompt.prompt[span.start : span.end]) for span in spans if span.end > span.start]
+
+
+def test_string_template_spans_name_the_hint_each_shot_and_answer_and_the_query(make_renderer):
+    """A string template's prompt is no longer one text span: shots (rendered one by one) and their answers are cut out."""
+    renderer = make_renderer(ROWS, STRING_GEN, READER, train_rows=SHOTS)
+    (prompt,) = renderer.render(0)
+    assert named(prompt, renderer.spans(prompt)) == [
+        ("text", "Solve these.\n"),
+        ("shot[0]", "Q: What is 2+2?\nA: "), ("shot[0].answer", "4"), ("shot[0]", "\n"),
+        ("text", "\n"),  # the retriever's ice_separator
+        ("shot[1]", "Q: What is 3+3?\nA: "), ("shot[1].answer", "6"), ("shot[1]", "\n"),
+        ("text", "\n"),  # and its ice_eos_token
+        ("query", "Q: What is 5+5?\nA: "),
+    ]
+
+
+def test_label_keyed_string_ppl_gets_its_answer_slot_and_shot_answers(make_renderer, trained_tokenizer):
+    """Label-keyed string templates: each shot's answer and the prompt's answer slot are where the labels' texts differ;
+    the junction of 'Answer: ' + '10' is reported."""
+    dataset = make_renderer(ROWS, STRING_PPL, READER, train_rows=SHOTS).dataset
+    renderer = Renderer(dataset, tokenizer=trained_tokenizer(texts=["Answer: 10"]))
+    prompts = renderer.render(0)
+    ten = next(prompt for prompt in prompts if prompt.label == "10")
+    pieces = named(ten, renderer.spans(ten, prompts))
+    assert [piece for piece in pieces if piece[0].endswith("answer") or piece[0] == "answer_slot"] == [
+        ("shot[0].answer", "4"), ("shot[1].answer", "6"), ("answer_slot", "10")
+    ]
+    record = ten.to_record()
+    assert record["junction"]["continuation"] == "10" and record["junction"]["junction_differs"] is True
+    assert record["token_labels"][-1] == "answer_slot" and record["loss_mask"][-1] == 1
+
+
+def test_ll_records_score_the_rows_continuation(make_renderer, trained_tokenizer):
+    """LLInferencer: the continuation follows the prompt; the junction tokenizes prompt + continuation."""
+    infer = dict(prompt_template=dict(type="PromptTemplate", template={"A": "{opt1}", "B": "{opt2}"}), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="LLInferencer"))
+    rows = [{"opt1": "The trophy", "opt2": "The case", "cont": " was too big.", "answer": "A"}]
+    dataset = make_renderer(rows, infer, dict(input_columns=["opt1", "opt2"], output_column="answer")).dataset
+    tokenizer = trained_tokenizer(texts=["The trophy was too big."])
+    prompt = Renderer(dataset, tokenizer=tokenizer).render(0)[0]
+    record = prompt.to_record()
+    whole = HFTokenizer(tokenizer).encode_offsets("The trophy was too big.")[0]
+    assert record["junction"]["context_tokens"] == len(record["input_ids"]) and record["junction"]["continuation"] == " was too big."
+    assert record["junction"]["continuation_ids"] == whole[len(record["input_ids"]) :] and sum(record["loss_mask"]) == 0

@@ -64,7 +64,7 @@ from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import SystemRolePolicy
-from promptkit.meta_templates.spans import Span, find_spans
+from promptkit.meta_templates.spans import Hints, Span, find_spans
 from promptkit.parallel import render_parallel
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
@@ -84,6 +84,8 @@ from promptkit.retrievers import (
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.token_counters import HFTokenizer
+from promptkit.token_view import Junction, TokenView
 from promptkit.view import HtmlView
 
 __version__ = "0.1.0"
@@ -108,11 +110,14 @@ __all__ = [
     "Finding",
     "FixKRetriever",
     "GenInferencer",
+    "HFTokenizer",
+    "Hints",
     "HtmlView",
     "InferencePPLOnlyInferencer",
     "Inferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
+    "Junction",
     "LLInferencer",
     "LMMGenInferencer",
     "MDLRetriever",
@@ -154,6 +159,7 @@ __all__ = [
     "TaskSpecDataset",
     "TemplateError",
     "TemplateLimits",
+    "TokenView",
     "TopkRetriever",
     "ValidationReport",
     "Violation",

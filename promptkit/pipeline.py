@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,9 @@ from promptkit.data.progress import Progress, reporting, task
 from promptkit.data.reader import apply_range
 from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
+from promptkit.fingerprints import Sources, fingerprint
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
+from promptkit.generation import request_settings
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
@@ -76,14 +78,38 @@ class RenderedPrompt:
     turn: int | None = None
     #: The media parts a completion model's placeholders stand for, in order (multimodal templates only).
     media: list[dict[str, Any]] | None = None
-    #: Fields a chat request carries next to the messages (e.g. ``tools``, ``tool_choice``), from the row.
-    request: dict[str, Any] | None = None
+    #: Fields the record carries at top level, from the inferencer (``continuation``, ``choices``, ``label_spans``,
+    #: ``sc_size``) and the dataset (``tools``, ``tool_choice``: these are also in :attr:`request`).
+    request_fields: dict[str, Any] | None = None
     #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
     truncated: bool = False
     #: Whether the prompt is longer than ``max_seq_len`` even with no shots (written as it is; the record says so).
     over_limit: bool = False
     #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
     escaped_tokens: list[str] | None = None
+    #: The prompt's stable id: ``<dataset>/<reader_cfg.id_column value or index>``, then ``/<label>`` (ppl),
+    #: ``/turn<k>`` (numbered dialogue turns), ``/calib`` (calibration prompts); unique within a dataset's prompts.
+    id: str = ""
+    #: The answer the prompt is scored against: the row's output column (a dialogue turn: that turn's element).
+    gold: Any = None
+    #: What an engine request carries besides the prompt (:mod:`promptkit.generation`): ``model``, ``max_tokens``,
+    #: ``stop``, sampling, ``n``; ``add_special_tokens`` for completion strings; the dataset's ``tools``/``tool_choice``.
+    #: Shared by the prompts of a renderer: read-only.
+    request: Mapping[str, Any] | None = None
+    #: The test row the prompt was rendered from, as loaded (before the control-token guard).
+    row: Row | None = field(default=None, repr=False)
+    #: The hashes the prompts of a renderer share (:class:`~promptkit.fingerprints.Sources`), for :attr:`provenance`.
+    sources: Sources | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fingerprint(self) -> str:
+        """The hash of the final input (and its media), see :mod:`promptkit.fingerprints`."""
+        return fingerprint(self.prompt, self.media)
+
+    @property
+    def provenance(self) -> dict[str, str | None] | None:
+        """Hashes of what the prompt was made from: template, meta template, chat template, tokenizer, shots, row."""
+        return self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -107,8 +133,13 @@ class RenderedPrompt:
             record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
-        if self.request:
-            record.update(self.request)
+        if self.request_fields:
+            record.update(self.request_fields)
+        record["id"] = self.id
+        record["gold"] = self.gold
+        record["request"] = dict(self.request) if self.request is not None else None
+        record["fingerprint"] = fingerprint(self.prompt, self.media)
+        record["provenance"] = self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
         return record
 
 
@@ -185,6 +216,12 @@ class Renderer:
         loader = dataset.loader
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
+        with self._where:
+            settings = request_settings(model, self.inferencer)
+        # The request block of a prompt: chat messages', or a completion string's, whose add_special_tokens says whether
+        # the engine should add the tokenizer's BOS (not when the text already starts with it: vLLM would add a second).
+        self._blocks = (settings, {**settings, "add_special_tokens": True}, {**settings, "add_special_tokens": False})
+        self._bos = _bos_tokens(self._final_model)
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -394,7 +431,11 @@ class Renderer:
         guard = self._guard
         labels = self.labels if self.inferencer.scores_labels else None
         label: Hashable | None = None
+        source = row
+        output = self.output_column
+        gold = row.get(output) if output is not None else None
         try:
+            base = self._base_id(row, index)
             # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
             hits: tuple[TokenHit, ...] = ()
             if guard is not None:
@@ -409,33 +450,42 @@ class Renderer:
                 for number in numbers:
                     rendered, shots, over = self._fit(row, list(ice_idx), None, (number, replies))
                     turn = number if dialogue.numbered else None
-                    out.append(self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over))
+                    ident = f"{base}/turn{number}" if turn is not None else base
+                    answer = gold[number] if isinstance(gold, (list, tuple)) and number < len(gold) else gold
+                    out.append(
+                        self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over, ident, answer, source, self._blocks)
+                    )
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
                 return out
-            request = self._request(row)
+            request, blocks = self._request(row)
             if labels is None:
                 rendered, shots, over = self._fit(row, list(ice_idx), None)
-                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
+                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over, base, gold, source, blocks)]
             else:
                 # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
+                label_ids = self._label_ids
                 shots = list(ice_idx)
                 out = []
                 for label in labels:
                     rendered, shots, over = self._fit(row, shots, label)
-                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over))
+                    ident = f"{base}/{label_ids[label]}"
+                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over, ident, gold, source, blocks))
                 if len(shots) < len(ice_idx):
                     # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
                     for k, prompt in enumerate(out):
                         if len(prompt.ice_idx) != len(shots):
                             label = prompt.label
-                            out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)
+                            rendered = self._render_once(row, shots, label)
+                            out[k] = self._prompt(index, "ppl", rendered, shots, label, None, request, True, prompt.over_limit, prompt.id, gold, source, blocks)
                 label = None
             calib = self._calib_row(row) if self._calib_row is not None else None
             if calib is not None:
                 # The row's unconditioned form, with the same shots (one per label in ppl mode).
                 for label in labels if labels is not None else (None,):
-                    out.append(self._prompt(index, "calib", self._render_once(calib, shots, label), shots, label, None, request, False, False))
+                    ident = f"{base}/calib" if label is None else f"{base}/calib/{self._label_ids[label]}"
+                    rendered = self._render_once(calib, shots, label)
+                    out.append(self._prompt(index, "calib", rendered, shots, label, None, request, False, False, ident, gold, source, blocks))
                 label = None
             if guard is not None:
                 self._check_tokens(out, hits)
@@ -443,13 +493,64 @@ class Renderer:
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None
 
-    def _request(self, row: Row) -> dict[str, Any] | None:
-        """What the row's requests carry besides the prompt: the inferencer's fields, then the dataset's."""
+    def _request(self, row: Row) -> tuple[dict[str, Any] | None, tuple[Mapping[str, Any], ...]]:
+        """What the row's records carry besides the prompt (the inferencer's fields, then the dataset's), and the row's
+        request blocks (chat, completion with and without the tokenizer's special tokens: the dataset's fields added)."""
         fields = self.inferencer.request_fields(row, self.test_rows)
         if self._request_fields is None:
-            return fields
+            return fields, self._blocks
         dataset = self._request_fields(row, self._final_model.kind)
-        return dataset if fields is None else {**fields, **(dataset or {})}
+        if not dataset:
+            return fields, self._blocks
+        return {**(fields or {}), **dataset}, tuple({**block, **dataset} for block in self._blocks)
+
+    @cached_property
+    def _sources(self) -> Sources:
+        return Sources(self.template, self.dataset.ice_template, self.model)
+
+    @cached_property
+    def _row_ids(self) -> list[str] | None:
+        """Each test row's id from ``reader_cfg.id_column`` (checked present and unique), or ``None`` without one."""
+        column = self.dataset.reader.id_column
+        if column is None:
+            return None
+        seen: dict[str, int] = {}
+        with self._where:
+            for index, row in enumerate(self.test_rows):
+                if column not in row:
+                    raise DatasetError(
+                        f"reader_cfg.id_column {column!r} is missing from test row {index}; the row has {sorted(row)}", row=index, key=column
+                    )
+                value = str(row[column])
+                if value in seen:
+                    raise DatasetError(
+                        f"reader_cfg.id_column {column!r}: test rows {seen[value]} and {index} have the same id {value!r}; "
+                        "ids must be unique (fix the data, or drop id_column to number prompts by index)",
+                        row=index,
+                        key=column,
+                    )
+                seen[value] = index
+        return [f"{self.dataset.abbr}/{value}" for value in seen]
+
+    def _base_id(self, row: Row, index: int) -> str:
+        ids = self._row_ids
+        if ids is None:
+            return f"{self.dataset.abbr}/{index}"
+        if index >= 0:
+            return ids[index]
+        column = self.dataset.reader.id_column
+        if column not in row:
+            raise DatasetError(f"reader_cfg.id_column {column!r} is missing from the given row; the row has {sorted(row)}", key=column)
+        return f"{self.dataset.abbr}/{row[column]}"
+
+    @cached_property
+    def _label_ids(self) -> dict[Hashable, str]:
+        """Each candidate label as it appears in ids: ``str(label)``, or ``repr`` when two labels would read the same."""
+        labels = self.labels
+        texts = [str(label) for label in labels]
+        if len(set(texts)) < len(texts):
+            texts = [repr(label) for label in labels]
+        return dict(zip(labels, texts, strict=True))
 
     def _prompt(
         self,
@@ -462,6 +563,10 @@ class Renderer:
         request: dict[str, Any] | None,
         truncated: bool,
         over_limit: bool,
+        ident: str,
+        gold: Any,
+        row: Row,
+        blocks: tuple[Mapping[str, Any], ...],
     ) -> RenderedPrompt:
         """The one place a :class:`RenderedPrompt` is built; a test row over ``max_seq_len`` is noted for :meth:`report`.
 
@@ -472,6 +577,12 @@ class Renderer:
         prompt = RenderedPrompt(
             dataset=self.dataset.abbr, model=self._model_abbr, index=index, mode=mode, prompt=final, ice_idx=shots, intermediate=intermediate
         )
+        prompt.id = ident
+        prompt.gold = gold
+        prompt.row = row
+        prompt.sources = self._sources
+        # A completion string that starts with the tokenizer's BOS must not get a second one.
+        prompt.request = blocks[0] if type(final) is not str else blocks[2] if final.startswith(self._bos) else blocks[1]
         if label is not None:
             prompt.label = label
         if turn is not None:
@@ -479,7 +590,7 @@ class Renderer:
         if media is not None:
             prompt.media = media
         if request is not None:
-            prompt.request = request
+            prompt.request_fields = request
         if truncated:
             prompt.truncated = True
         if over_limit:
@@ -568,6 +679,16 @@ class Renderer:
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
+
+
+def _bos_tokens(model: Model) -> tuple[str, ...]:
+    """The tokens whose presence at the start of a completion string means the engine must not add special tokens:
+    the tokenizer's ``bos_token`` when the model knows it (a chat template's folder), else the model's control tokens."""
+    chat = getattr(model, "chat_template", None)
+    bos = chat.special_tokens.get("bos_token") if chat is not None else None
+    if bos:
+        return (bos,)
+    return tuple(model.control_tokens)
 
 
 class _Where:

@@ -21,6 +21,7 @@ from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress, tracked
+from promptkit.engines import ENGINE_FORMATS, EngineFormat, engine_format
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
 from promptkit.meta_templates import CompletionModel, Model
@@ -77,6 +78,14 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--indices", metavar="SPEC", help="test rows to render, e.g. '0,3,10-19' or ':100' (default: all)")
     render.add_argument("--out", metavar="FILE", help="write here instead of stdout")
     render.add_argument("--spans", action="store_true", help="add each piece's character span (system, shots, query, answer slot, wrappers)")
+    render.add_argument(
+        "--as",
+        dest="as_format",
+        choices=("records", *ENGINE_FORMATS),
+        default="records",
+        help="what each line is: the render record (default), a line of an OpenAI Batch API file, or the arguments of "
+        "vLLM's LLM.generate/LLM.chat (docs/cli.md shows both)",
+    )
 
     from promptkit.cli import check_template
 
@@ -279,15 +288,22 @@ def _write_records(
     On stdout a dataset whose rows cannot be read is reported and the others are still rendered; ``--out`` is all
     or nothing, so there the first such error ends the run.
     """
+    if args.spans and args.as_format != "records":
+        raise ConfigError(f"--spans adds to the render records; it does not combine with --as {args.as_format}")
+    writer = engine_format(args.as_format) if args.as_format != "records" else None
     failed = 0
     for dataset, model in _pairs(datasets, models):
         try:
-            _write_dataset(args, dataset, model, replies, out, progress)
+            _write_dataset(args, dataset, model, replies, out, progress, writer)
         except DatasetError as error:
             if args.debug or args.out is not None:
                 raise
             _say(f"promptkit: error: {error}")
             failed += 1
+    if writer is not None and writer.dropped:
+        logging.getLogger("promptkit.engines").warning(
+            "--as %s: %s not taken by the target API; left out of every line", args.as_format, ", ".join(writer.dropped)
+        )
     return failed
 
 
@@ -298,6 +314,7 @@ def _write_dataset(
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
     progress: Progress | None,
+    writer: EngineFormat | None = None,
 ) -> None:
     renderer = _renderer(dataset, model, args, replies, progress)
     try:
@@ -307,6 +324,13 @@ def _write_dataset(
     renderer.ice_indices  # noqa: B018 (shots picked now, so that their progress is not counted as rendering)
     for index in tracked(indices, f"rendering {dataset.abbr}", len(indices), every=1, progress=progress):
         for prompt in renderer.render(index):
+            if writer is not None:
+                try:
+                    line = writer.line(prompt)
+                except PromptkitError as error:
+                    raise error.add_context(config=args.dataset_config, dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                continue
             record = prompt.to_record()
             if args.spans:
                 try:

@@ -54,8 +54,20 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", 
 
 
 def canonical(value: Any) -> bytes:
-    """The canonical encoding hashed: JSON with sorted keys, no spaces, UTF-8 (other values by :func:`_plain`)."""
-    return _ENCODE(value).encode()
+    """The canonical encoding hashed: JSON with sorted keys, no spaces, UTF-8 (other values by :func:`_plain`; keys
+    that are not all strings, such as a label dict's ``0`` beside ``'A'``, as their ``str()``)."""
+    try:
+        return _ENCODE(value).encode()
+    except TypeError:  # keys of mixed types cannot be sorted, and tuple keys cannot be encoded
+        return _ENCODE(_string_keys(value)).encode()
+
+
+def _string_keys(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(key): _string_keys(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_string_keys(item) for item in value]
+    return value
 
 
 def fingerprint(prompt: str | Sequence[Mapping[str, Any]], media: Sequence[Mapping[str, Any]] | None = None) -> str:

@@ -15,7 +15,10 @@ not use (the ``runtime`` of a model or inferencer, see :class:`~promptkit.Model`
   engines' names: ``max_new_tokens`` → ``max_tokens``, ``num_return_sequences`` → ``n``,
   ``eos_token_id`` → ``stop_token_ids`` (a list), ``do_sample=False`` → ``temperature=0`` unless a
   temperature is given (``do_sample`` itself is dropped); other keys pass as they are;
-* ``n`` — ``SCInferencer``'s ``sc_size`` (the samples drawn per prompt).
+* ``n`` — ``SCInferencer``'s ``sc_size`` (the samples drawn per prompt);
+* ``add_special_tokens`` (completion strings only; the pipeline sets it per prompt) — ``False`` when the
+  text already starts with the tokenizer's BOS (:func:`bos_tokens`), so that the engine does not add a
+  second one (vLLM's completions endpoint and ``LLM.generate`` add it by default), else ``True``.
 
 Keys the configs do not give are left out: the engine's own default applies.
 """
@@ -29,7 +32,11 @@ from promptkit.errors import ConfigError
 from promptkit.inferencers import Inferencer, SCInferencer
 from promptkit.meta_templates import Model
 
-__all__ = ["engine_model_name", "request_settings"]
+__all__ = ["BOS_TOKENS", "bos_tokens", "engine_model_name", "request_settings"]
+
+#: The BOS tokens of common model families, as a meta template writes them (Llama 3, Llama 2 / Mistral, Gemma,
+#: DeepSeek, GLM, Yi-style ``<|startoftext|>``): a control token of the model that is one of these is its BOS.
+BOS_TOKENS = frozenset({"<|begin_of_text|>", "<s>", "<bos>", "<｜begin▁of▁sentence｜>", "[gMASK]", "<|startoftext|>"})
 
 #: generation_kwargs names (Hugging Face ``generate``'s) → the engines' request names (OpenAI's, vLLM's).
 _RENAMED = {"max_new_tokens": "max_tokens", "num_return_sequences": "n", "eos_token_id": "stop_token_ids"}
@@ -44,6 +51,17 @@ def engine_model_name(model: Model | None) -> str | None:
         if isinstance(value, str) and value:
             return value
     return None
+
+
+def bos_tokens(model: Model) -> tuple[str, ...]:
+    """What a completion string starting with one of means the BOS is in the text: the tokenizer's ``bos_token`` when
+    the model knows it (a chat template's folder or ``special_tokens``), else the model's control tokens among
+    :data:`BOS_TOKENS`."""
+    chat = getattr(model, "chat_template", None)
+    bos = chat.special_tokens.get("bos_token") if chat is not None else None
+    if bos:
+        return (bos,)
+    return tuple(token for token in model.control_tokens if token in BOS_TOKENS)
 
 
 def request_settings(model: Model | None, inferencer: Inferencer) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
 from promptkit.fingerprints import Sources, fingerprint
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
-from promptkit.generation import request_settings
+from promptkit.generation import bos_tokens, request_settings
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
@@ -221,7 +221,7 @@ class Renderer:
         # The request block of a prompt: chat messages', or a completion string's, whose add_special_tokens says whether
         # the engine should add the tokenizer's BOS (not when the text already starts with it: vLLM would add a second).
         self._blocks = (settings, {**settings, "add_special_tokens": True}, {**settings, "add_special_tokens": False})
-        self._bos = _bos_tokens(self._final_model)
+        self._bos = bos_tokens(self._final_model)
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -679,16 +679,6 @@ class Renderer:
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
-
-
-def _bos_tokens(model: Model) -> tuple[str, ...]:
-    """The tokens whose presence at the start of a completion string means the engine must not add special tokens:
-    the tokenizer's ``bos_token`` when the model knows it (a chat template's folder), else the model's control tokens."""
-    chat = getattr(model, "chat_template", None)
-    bos = chat.special_tokens.get("bos_token") if chat is not None else None
-    if bos:
-        return (bos,)
-    return tuple(model.control_tokens)
 
 
 class _Where:

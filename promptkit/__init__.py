@@ -15,7 +15,9 @@ The pipeline, one stage per package::
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
 * ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
 * ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
-  (``promptkit.conversation``: dialogues driven by the model's own replies).
+  (``promptkit.conversation``: dialogues driven by the model's own replies);
+* ``promptkit.engines`` — records as engine inputs (OpenAI Batch API lines, vLLM requests); ``promptkit.generation``:
+  a record's request block; ``promptkit.fingerprints``: its fingerprint and provenance.
 """
 
 from promptkit._sandbox import TemplateLimits
@@ -25,6 +27,7 @@ from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
+from promptkit.engines import OpenAIBatch, VLLMRequests
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -57,6 +60,8 @@ from promptkit.inferencers import (
     SCInferencer,
     SWCELossInferencer,
 )
+from promptkit.fingerprints import fingerprint
+from promptkit.generation import request_settings
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
@@ -118,6 +123,7 @@ __all__ = [
     "Model",
     "MultiTurnGenInferencer",
     "MultiTurnPromptTemplate",
+    "OpenAIBatch",
     "PPLInferencer",
     "PPLOnlyInferencer",
     "Part",
@@ -144,6 +150,7 @@ __all__ = [
     "TemplateError",
     "TemplateLimits",
     "TopkRetriever",
+    "VLLMRequests",
     "ValidationReport",
     "Violation",
     "VotekRetriever",
@@ -152,10 +159,12 @@ __all__ = [
     "build_dataset",
     "build_model",
     "find_spans",
+    "fingerprint",
     "load_datasets",
     "load_models",
     "load_replies",
     "open_reader",
+    "request_settings",
     "to_openai",
     "validate_file",
 ]

@@ -107,16 +107,16 @@ class OpenAIBatch(EngineFormat):
                 f"--as {self.name}: the request body needs the model's name, and the model config has none; give it path= (or "
                 "model=) with the API's model name, e.g. path='gpt-4o-mini'"
             )
-        chat = not isinstance(prompt.prompt, str)
-        url = "/v1/chat/completions" if chat else "/v1/completions"
+        final = prompt.prompt
+        url = "/v1/chat/completions" if not isinstance(final, str) else "/v1/completions"
         allowed = _OPENAI_PARAMS[url]
         # add_special_tokens is vLLM's (and Hugging Face's): OpenAI's API has no such switch, so it is not reported.
         self._drop([key for key in request if key not in allowed and key != "add_special_tokens"])
         body: dict[str, Any] = {"model": model}
-        if chat:
-            body["messages"] = [_openai_message(message, prompt.id) for message in prompt.prompt]
+        if isinstance(final, str):
+            body["prompt"] = final
         else:
-            body["prompt"] = prompt.prompt
+            body["messages"] = [_openai_message(message, prompt.id) for message in final]
         body.update((key, value) for key, value in request.items() if key in allowed)
         return {"custom_id": prompt.id, "method": "POST", "url": url, "body": body}
 

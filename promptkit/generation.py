@@ -94,8 +94,10 @@ def _sampling(kwargs: Any, settings: Mapping[str, Any]) -> dict[str, Any]:
             if value is False and "temperature" not in kwargs and "temperature" not in settings:
                 out["temperature"] = 0
             continue
-        name = _RENAMED.get(key, key)
-        out[name] = list(value) if name == "stop_token_ids" and isinstance(value, (list, tuple)) else [value] if name == "stop_token_ids" else value
+        name: str = _RENAMED.get(key) or key
+        if name == "stop_token_ids":
+            value = list(value) if isinstance(value, (list, tuple)) else [value]
+        out[name] = value
     return out
 
 

@@ -539,6 +539,7 @@ class Renderer:
         if index >= 0:
             return ids[index]
         column = self.dataset.reader.id_column
+        assert column is not None  # ids are None without it
         if column not in row:
             raise DatasetError(f"reader_cfg.id_column {column!r} is missing from the given row; the row has {sorted(row)}", key=column)
         return f"{self.dataset.abbr}/{row[column]}"

@@ -7,7 +7,7 @@ import json
 import typing
 import wave
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 from openai.types.batch_create_params import BatchCreateParams

@@ -21,15 +21,15 @@ DOCS = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 #: (layer name, its units), lowest first.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_sandbox", "control_tokens", "messages")),
+    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_sandbox", "control_tokens", "messages", "fingerprints")),
     ("data", ("data", "formats")),
     ("retrievers", ("retrievers",)),
     ("templates", ("templates", "shots")),
     ("media", ("media",)),
     ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
-    ("inferencers", ("inferencers",)),
+    ("inferencers", ("inferencers", "generation")),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "engines")),
     ("cli", ("cli", "__main__")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}

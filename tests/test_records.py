@@ -52,7 +52,7 @@ def test_zero_shot_completion_record_has_id_gold_request_fingerprint_provenance(
 def test_fingerprint_is_sha256_of_the_final_input_and_row_hash_of_its_canonical_json(make_renderer):
     """The fingerprint hashes the completion string's bytes (chat: canonical JSON); provenance.row the row's canonical JSON."""
     [prompt] = make_renderer(ROWS, ZERO).render(1)
-    assert prompt.fingerprint == sha("Q: q1\nA: ".encode())
+    assert prompt.fingerprint == sha(b"Q: q1\nA: ")
     assert prompt.provenance["row"] == sha(json.dumps(ROWS[1], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
     assert prompt.provenance["shots"] == sha(b"[]")
     [chat] = make_renderer(ROWS, dict(ZERO, prompt_template=dict(type="PromptTemplate", template=CHAT)), model=dict(abbr="api", type="ChatModel")).render(1)

@@ -37,6 +37,7 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
+from promptkit.fingerprints import fingerprint
 from promptkit.formats import (
     AdapterDataset,
     StandardSampleDataset,
@@ -46,6 +47,7 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
+from promptkit.generation import request_settings
 from promptkit.inferencers import (
     ChatInferencer,
     CLPInferencer,
@@ -60,8 +62,6 @@ from promptkit.inferencers import (
     SCInferencer,
     SWCELossInferencer,
 )
-from promptkit.fingerprints import fingerprint
-from promptkit.generation import request_settings
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model

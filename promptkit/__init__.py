@@ -15,7 +15,9 @@ The pipeline, one stage per package::
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
 * ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
 * ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
-  (``promptkit.conversation``: dialogues driven by the model's own replies).
+  (``promptkit.conversation``: dialogues driven by the model's own replies);
+* ``promptkit.engines`` — records as engine inputs (OpenAI Batch API lines, vLLM requests); ``promptkit.generation``:
+  a record's request block; ``promptkit.fingerprints``: its fingerprint and provenance.
 """
 
 from promptkit._sandbox import TemplateLimits
@@ -27,6 +29,7 @@ from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
+from promptkit.engines import OpenAIBatch, VLLMRequests
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -36,6 +39,7 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
+from promptkit.fingerprints import fingerprint
 from promptkit.formats import (
     AdapterDataset,
     StandardSampleDataset,
@@ -45,6 +49,7 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
+from promptkit.generation import request_settings
 from promptkit.inferencers import (
     ChatInferencer,
     CLPInferencer,
@@ -132,6 +137,7 @@ __all__ = [
     "Model",
     "MultiTurnGenInferencer",
     "MultiTurnPromptTemplate",
+    "OpenAIBatch",
     "Overrides",
     "PPLInferencer",
     "PPLOnlyInferencer",
@@ -161,6 +167,7 @@ __all__ = [
     "TemplateLimits",
     "TokenView",
     "TopkRetriever",
+    "VLLMRequests",
     "ValidationReport",
     "Violation",
     "VotekRetriever",
@@ -169,12 +176,14 @@ __all__ = [
     "build_dataset",
     "build_model",
     "find_spans",
+    "fingerprint",
     "lint",
     "load_datasets",
     "load_models",
     "load_replies",
     "open_reader",
     "render_parallel",
+    "request_settings",
     "to_openai",
     "validate_file",
 ]

@@ -206,6 +206,10 @@ class BoundChatTemplate:
         # What Template.render would put in each render's context, merged once (see render()).
         self._context_base = {**self._compiled.globals, **self.variables}
 
+    def __reduce__(self) -> tuple[type[BoundChatTemplate], tuple[str, dict[str, Any], str, TemplateLimits]]:
+        # A compiled Jinja template does not pickle; its text does, and compiles again where it is loaded.
+        return BoundChatTemplate, (self.source, self.variables, self.origin, self.limits)
+
     def render(
         self,
         messages: Sequence[Mapping[str, Any]],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -55,6 +55,16 @@ class DatasetSpec:
     infer_settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: The dataset's ``eval_cfg`` (evaluators, postprocessors), kept as the config gives it; promptkit does not evaluate.
     eval_cfg: Mapping[str, Any] | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Read-only mapping proxies do not pickle: they travel as dicts, with their positions, and are wrapped again on load.
+        values = [getattr(self, item.name) for item in fields(self)]
+        proxied = tuple(i for i, value in enumerate(values) if isinstance(value, MappingProxyType))
+        return _unpickle_spec, (proxied, *(dict(value) if i in proxied else value for i, value in enumerate(values)))
+
+
+def _unpickle_spec(proxied: tuple[int, ...], *values: Any) -> DatasetSpec:
+    return DatasetSpec(*(MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)))
 
 
 def load_datasets(path: str | Path, *, data_root: str | Path | None = None, rows: str | Path | None = None) -> list[DatasetSpec]:

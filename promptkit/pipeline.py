@@ -186,6 +186,10 @@ class Renderer:
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickled renderer (a worker's copy) carries its loaded rows and picked shots; progress reports stay with the caller.
+        return {**self.__dict__, "progress": None}
+
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
 
@@ -328,6 +332,12 @@ class Renderer:
     def render(self, index: int) -> list[RenderedPrompt]:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
         return self._render(self._row(index), index, self.ice_indices[index])
+
+    def render_given(self, index: int, row: Row) -> list[RenderedPrompt]:
+        """The prompts of test row ``index`` rendered from ``row``, a copy of it that travelled (a Ray worker's row):
+        with the shots picked for ``index``, as :meth:`render` would."""
+        self._row(index)  # the index is checked as render() checks it
+        return self._render(row, index, self.ice_indices[index])
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""

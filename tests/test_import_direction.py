@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("inferencers", ("inferencers",)),
     ("config", ("config", "models")),
     ("pipeline", ("pipeline", "conversation", "dialogue")),
-    ("cli", ("cli", "__main__")),
+    ("cli", ("cli", "__main__", "integrations")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}
 SUBPACKAGES = {unit for unit in LEVEL if (PACKAGE / unit / "__init__.py").is_file()}

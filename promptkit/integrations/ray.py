@@ -97,9 +97,9 @@ def render_dataset(
     ``promptkit render`` writes (:meth:`RenderedPrompt.to_record`), in the order of ``rows``.
 
     ``concurrency`` is the number of workers (default: the cluster's CPUs). The order is kept by setting
-    ``preserve_order`` on the returned dataset's own ``DataContext``; a failing row stops the run with a
-    :class:`~promptkit.PromptkitError` naming the worker and the row, raised where the records are read
-    (read them with :func:`records`).
+    ``preserve_order`` on the returned dataset's own ``DataContext``. A row that fails stops the run with its
+    :class:`~promptkit.PromptkitError`, which names the worker and the row and says what to do; :func:`records`
+    raises it as itself, after the records of the rows before it.
     """
     ray = require("ray", "ray", "promptkit.integrations.ray")
     workers = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -109,9 +109,12 @@ def render_dataset(
         fn_constructor_args=(shared, index_column),
         batch_size=batch_size,
         batch_format="pyarrow",
-        compute=ray.data.ActorPoolStrategy(size=workers),
+        compute=ray.data.ActorPoolStrategy(min_size=1, max_size=workers),
     )
+    # The returned dataset's own context (Ray copies it per dataset): records in the order of the rows, and a worker's
+    # PromptkitError raised as itself rather than as the text of a UserCodeException.
     rendered.context.execution_options.preserve_order = True
+    rendered.context.raise_original_map_exception = True
     return rendered
 
 
@@ -180,9 +183,6 @@ def _records(renderer: Renderer, row: dict[str, Any], index_column: str, worker:
     try:
         return [prompt.to_record() for prompt in renderer.render_given(index, row)]
     except PromptkitError as error:
-        hint = "; fix the row (or drop it from the dataset) and run again"
-        if not error.message.endswith(hint):
-            error.message += hint
         raise error.add_context(worker=worker) from None
 
 

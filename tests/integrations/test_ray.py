@@ -125,6 +125,8 @@ def test_a_bad_row_in_a_worker_names_the_worker_and_the_row(tmp_path: Path):
         str(caught.value),
     ), str(caught.value)
     assert seen == list(range(len(seen))) and len(seen) <= 170  # the rows before it, in order
+    with pytest.raises(DatasetError):  # read without records(): Ray's RayTaskError, also an instance of promptkit's class
+        render_dataset(rows, renderer, batch_size=50).take_all()
 
 
 def test_rows_without_the_index_column_are_refused(tmp_path: Path):
@@ -150,7 +152,8 @@ def test_preprocess_gives_what_the_llm_processor_stages_read(tmp_path: Path):
     spec = build_dataset(few_shot(tmp_path, 20))
     for model_config, key in [("gpt_4o_api.py", "messages"), ("llama3_8b_instruct.py", "prompt")]:
         renderer = Renderer(spec, load_models(ROOT / "configs" / "models" / model_config)[0])
-        rows = rows_dataset(renderer).map(Preprocess(renderer, overrides={"temperature": 0.0})).take_all()
+        mapped = rows_dataset(renderer).map(Preprocess(renderer, overrides={"temperature": 0.0})).take_all()
+        rows = sorted(mapped, key=lambda row: json.loads(row["record"])["index"])  # the processor's order is Ray's
         expected = [prompt.to_record() for prompt in renderer]
         assert [sorted(row) for row in rows] == [sorted([key, "sampling_params", "record"])] * 20
         assert [json.loads(row["record"]) for row in rows] == expected
@@ -187,3 +190,12 @@ def test_without_ray_the_error_names_the_extra(tmp_path: Path, monkeypatch: pyte
     assert str(caught.value) == (
         "promptkit.integrations.ray needs the optional package 'ray.data', which is not installed; install it with pip install 'promptkit[ray]'"
     )
+
+
+def test_the_local_instance_example_in_the_docs_runs(monkeypatch: pytest.MonkeyPatch):
+    """docs/ray.md's local-instance block runs from the repository root (on this module's Ray instance) and its assertion holds."""
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "ray.md").read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) == 1
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(ray, "init", lambda *args, **kwargs: None)  # the instance is already up
+    exec(compile(blocks[0], "docs/ray.md", "exec"), {})

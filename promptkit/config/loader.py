@@ -64,7 +64,8 @@ class DatasetSpec:
 
 
 def _unpickle_spec(proxied: tuple[int, ...], *values: Any) -> DatasetSpec:
-    return DatasetSpec(*(MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)))
+    restored: list[Any] = [MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)]
+    return DatasetSpec(*restored)
 
 
 def load_datasets(path: str | Path, *, data_root: str | Path | None = None, rows: str | Path | None = None) -> list[DatasetSpec]:

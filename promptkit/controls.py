@@ -59,6 +59,10 @@ class Controls:
         if self.system_prompt is not None and not isinstance(self.system_prompt, str):
             raise ConfigError(f"system_prompt must be a str (got {self.system_prompt!r})", key="system_prompt")
 
+    def __reduce__(self) -> tuple[type[Controls], tuple[Any, ...]]:
+        # A read-only mapping does not pickle: the controls travel as their arguments and are checked again on load.
+        return Controls, (self.thinking, dict(self.chat_template_kwargs), self.shots, self.system_prompt)
+
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> Controls:
         """The controls among a config's keys (:data:`CONTROL_KEYS`); other keys are not read."""

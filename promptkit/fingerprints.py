@@ -146,10 +146,11 @@ class Sources:
         return out
 
     def row(self, row: Mapping[str, Any]) -> str:
-        """The hash of a row: the canonical JSON of its columns."""
+        """The hash of a row: the canonical JSON of its columns, those holding ``None`` left out (a column some rows lack
+        is ``None`` in the others once the rows pass through a columnar store such as Ray Data's)."""
         last, hashed = self._last_row
         if last is row:
             return hashed
-        hashed = digest(canonical(row if type(row) is dict else dict(row)))
+        hashed = digest(canonical({key: value for key, value in row.items() if value is not None}))
         self._last_row = (row, hashed)
         return hashed

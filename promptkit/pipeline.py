@@ -284,6 +284,10 @@ class Renderer:
         except PromptkitError as error:
             raise self._where.attach(error, prompt.index, prompt.label) from None
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickled renderer (a worker's copy) carries its loaded rows and picked shots; progress reports stay with the caller.
+        return {**self.__dict__, "progress": None}
+
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
 
@@ -514,6 +518,12 @@ class Renderer:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
         row = self._row(index)
         return self.render_with_shots(index, row, self._shots_of(index, row))
+
+    def render_given(self, index: int, row: Row) -> list[RenderedPrompt]:
+        """The prompts of test row ``index`` rendered from ``row``, a copy of it that travelled (a Ray worker's row):
+        with the shots picked for ``index``, as :meth:`render` would."""
+        self._row(index)  # the index is checked as render() checks it
+        return self._render(row, index, self.ice_indices[index])
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""

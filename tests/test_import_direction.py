@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("config", ("config", "models")),
     ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "engines", "lint")),
     ("view", ("view",)),
-    ("cli", ("cli", "__main__")),
+    ("cli", ("cli", "__main__", "integrations")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}
 SUBPACKAGES = {unit for unit in LEVEL if (PACKAGE / unit / "__init__.py").is_file()}

@@ -210,6 +210,10 @@ class BoundChatTemplate:
         """Whether the template reads the variable ``name`` (e.g. ``enable_thinking``)."""
         return name in template_variables(self.source)
 
+    def __reduce__(self) -> tuple[type[BoundChatTemplate], tuple[str, dict[str, Any], str, TemplateLimits]]:
+        # A compiled Jinja template does not pickle; its text does, and compiles again where it is loaded.
+        return BoundChatTemplate, (self.source, self.variables, self.origin, self.limits)
+
     def render(
         self,
         messages: Sequence[Mapping[str, Any]],

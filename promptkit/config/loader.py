@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -61,6 +61,17 @@ class DatasetSpec:
     controls: Controls = field(default_factory=Controls)
     #: The run-time overrides applied to the config (``load_datasets(..., overrides=...)``), as ``key=value`` lines.
     overrides: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Read-only mapping proxies do not pickle: they travel as dicts, with their positions, and are wrapped again on load.
+        values = [getattr(self, item.name) for item in fields(self)]
+        proxied = tuple(i for i, value in enumerate(values) if isinstance(value, MappingProxyType))
+        return _unpickle_spec, (proxied, *(dict(value) if i in proxied else value for i, value in enumerate(values)))
+
+
+def _unpickle_spec(proxied: tuple[int, ...], *values: Any) -> DatasetSpec:
+    restored: list[Any] = [MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)]
+    return DatasetSpec(*restored)
 
 
 def load_datasets(

@@ -24,7 +24,7 @@ from typing import Any
 from promptkit.config.loader import DatasetSpec
 from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
 from promptkit.conversation import Conversation
-from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
+from promptkit.data.hooks import CalibratedDataset, PermutedDataset, RequestFieldsDataset
 from promptkit.data.progress import Progress, reporting, task
 from promptkit.data.reader import apply_range
 from promptkit.dialogue import Dialogue, Turns, dialogue_for
@@ -84,6 +84,8 @@ class RenderedPrompt:
     over_limit: bool = False
     #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
     escaped_tokens: list[str] | None = None
+    #: The order of the row's options under circular evaluation (e.g. ``'BCDA'``: the text of option A shown as B …).
+    permutation: str | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -107,6 +109,8 @@ class RenderedPrompt:
             record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
+        if self.permutation is not None:
+            record["permutation"] = self.permutation
         if self.request:
             record.update(self.request)
         return record
@@ -185,6 +189,7 @@ class Renderer:
         loader = dataset.loader
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
+        self._permutation = loader.permutation if isinstance(loader, PermutedDataset) else None
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -439,6 +444,10 @@ class Renderer:
                 label = None
             if guard is not None:
                 self._check_tokens(out, hits)
+            if self._permutation is not None:
+                permutation = self._permutation(row)
+                for prompt in out:
+                    prompt.permutation = permutation
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None

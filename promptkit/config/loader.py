@@ -22,7 +22,8 @@ from typing import Any
 from promptkit.config.engine_imports import Foreign
 from promptkit.config.reading import read_entries
 from promptkit.config.registry import REGISTRY, lacking, resolve_type
-from promptkit.config.sources import RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.config.sources import CircularDataset, RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.data.circular import Circular
 from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
@@ -168,7 +169,7 @@ def _dataset_abbr(cfg: Mapping[str, Any]) -> str:
 
 
 #: A datasets entry's keys that are not its loader's.
-_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")
+_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media", "circular")
 
 
 def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
@@ -211,6 +212,8 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
             hint = f" (is {typo!r} a typo?)" if typo else ""
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
+    if cfg.get("circular") is not None:
+        loader = CircularDataset(loader, Circular.from_config(cfg["circular"]), reader.test_split)
     media = MediaPolicy.from_config(cfg.get("media"), config_path.parent if config_path else None)
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):

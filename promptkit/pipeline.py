@@ -32,8 +32,9 @@ from promptkit.errors import ConfigError, DatasetError, PromptkitError, Template
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.media.policy import MediaResolver
-from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
-from promptkit.promptlist import PromptList
+from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates.conformance import chat_template_twin
+from promptkit.promptlist import PromptList, RoleItem
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
 from promptkit.templates.protocol import ChatMessagesTemplate, Template
@@ -190,6 +191,9 @@ class Renderer:
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
         self._permutation = loader.permutation if isinstance(loader, PermutedDataset) else None
+        #: The prompts' tools: a chat model's request fields (and, with no model, the record's), else written by a chat template.
+        self._tools = dataset.tools
+        self._tools_in_request = dataset.tools is not None and (model is None or self._final_model.kind == "chat")
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -455,6 +459,11 @@ class Renderer:
     def _request(self, row: Row) -> dict[str, Any] | None:
         """What the row's requests carry besides the prompt: the inferencer's fields, then the dataset's."""
         fields = self.inferencer.request_fields(row, self.test_rows)
+        if self._tools_in_request:
+            assert self._tools is not None
+            tools = self._tools.for_row(row)
+            if tools is not None:
+                fields = {**(fields or {}), **tools}
         if self._request_fields is None:
             return fields
         dataset = self._request_fields(row, self._final_model.kind)
@@ -548,10 +557,35 @@ class Renderer:
             prompt = self._media.apply(prompt)
         if self._chat_messages is not None:
             return prompt, self._chat_messages(prompt), None
+        if self._tools is not None and not self._tools_in_request:
+            tools = self._tools.for_row(row)
+            if tools is not None and "tools" in tools:
+                return prompt, self._with_tools(prompt, tools["tools"]), _media_parts(prompt) if self._collects_media else None
         if self._collects_media:
             final, media = self._final_model.render_with_media(prompt, self.mode)
             return prompt, final, media
         return prompt, self._final_model.render(prompt, self.mode), None
+
+    def _with_tools(self, prompt: Prompt, tools: list[dict[str, Any]]) -> FinalInput:
+        """The final input with the tools written into it by a chat template: the model's own, or, for a completion model,
+        the one of the model folder its ``path`` names (its meta template has no place for tools)."""
+        return self._tool_template.render_tools(prompt, self.mode, tools)
+
+    @cached_property
+    def _tool_template(self) -> ChatTemplateModel:
+        model = self._final_model
+        if isinstance(model, ChatTemplateModel):
+            return model
+        runtime = model.runtime if isinstance(model, CompletionModel) else {}
+        folder = runtime.get("tokenizer_path") or runtime.get("path")
+        if not isinstance(model, CompletionModel) or not isinstance(folder, str):
+            raise ConfigError(
+                f"the dataset's prompts offer tools, and model {model.abbr!r} is a completion model whose meta template has no place "
+                "for them and which has no chat template to write them (path= a local model folder with one); give it path=, or "
+                "use a ChatTemplateModel or a ChatModel (the request carries the tools)",
+                key="tools",
+            )
+        return chat_template_twin(model)
 
     def _ice(self, ice_idx: list[int]) -> Prompt:
         if ice_idx:
@@ -577,6 +611,13 @@ class Renderer:
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
+
+
+def _media_parts(prompt: Prompt) -> list[dict[str, Any]]:
+    """The media parts of a prompt, in order (what a completion model lists beside its string)."""
+    if not isinstance(prompt, PromptList):
+        return []
+    return [part.dump() for item in prompt.items if isinstance(item, RoleItem) and item.parts for part in item.parts if part.modality != "text"]
 
 
 class _Where:

@@ -26,6 +26,7 @@ from promptkit.config.sources import CircularDataset, RepeatedDataset, RowsFileD
 from promptkit.data.circular import Circular
 from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
+from promptkit.data.tools import Tools
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import Inferencer
@@ -56,6 +57,8 @@ class DatasetSpec:
     infer_settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: The dataset's ``eval_cfg`` (evaluators, postprocessors), kept as the config gives it; promptkit does not evaluate.
     eval_cfg: Mapping[str, Any] | None = None
+    #: The tools the prompts offer (``tools=dict(...)``, :mod:`promptkit.data.tools`); ``None``: no tools.
+    tools: Tools | None = None
 
 
 def load_datasets(path: str | Path, *, data_root: str | Path | None = None, rows: str | Path | None = None) -> list[DatasetSpec]:
@@ -169,7 +172,7 @@ def _dataset_abbr(cfg: Mapping[str, Any]) -> str:
 
 
 #: A datasets entry's keys that are not its loader's.
-_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media", "circular")
+_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media", "circular", "tools")
 
 
 def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
@@ -237,9 +240,10 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
     inferencer = _instantiate(infer["inferencer"], "inferencer", "infer_cfg.inferencer")
     settings = MappingProxyType({key: value for key, value in infer.items() if key not in _INFER_KEYS})
     eval_cfg = cfg.get("eval_cfg")
+    tools = Tools.from_config(cfg["tools"]) if cfg.get("tools") is not None else None
     return DatasetSpec(
         abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media, settings,
-        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg,
+        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg, tools,
     )
 
 

@@ -21,7 +21,7 @@ class ChatModel(Model):
     """Renders chat messages: typed by :meth:`chat_messages`, OpenAI-style dicts by :meth:`render`.
 
     Without a meta template, ``HUMAN`` → user, ``BOT`` → assistant (the
-    generated role) and ``SYSTEM`` → system.
+    generated role), ``SYSTEM`` → system and ``TOOL`` (a tool's result) → tool.
 
     >>> ChatModel().render(PromptList([{'section': 'round', 'pos': 'begin'}, dict(role='HUMAN', prompt='Hi'),
     ...                                dict(role='BOT', prompt=''), {'section': 'round', 'pos': 'end'}]))
@@ -32,7 +32,7 @@ class ChatModel(Model):
     #: The meta template used when the config gives none (``None``: join the prompt into one user message).
     default_meta_template: ClassVar[dict[str, Any] | None] = dict(
         round=[dict(role="HUMAN", api_role="HUMAN"), dict(role="BOT", api_role="BOT", generate=True)],
-        reserved_roles=[dict(role="SYSTEM", api_role="SYSTEM")],
+        reserved_roles=[dict(role="SYSTEM", api_role="SYSTEM"), dict(role="TOOL", api_role="TOOL")],
     )
     #: Whether api roles other than HUMAN/BOT/SYSTEM pass through unchanged (else they are an error).
     passes_unknown_roles: ClassVar[bool] = False
@@ -78,4 +78,4 @@ class ChatModel(Model):
             return name
         if self.passes_unknown_roles:
             return api_role
-        raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT or SYSTEM", key=api_role)
+        raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT, SYSTEM or TOOL", key=api_role)

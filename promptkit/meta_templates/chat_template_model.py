@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from promptkit._sandbox import TemplateLimits
-from promptkit.chat_templates import ChatTemplate
+from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai
 from promptkit.meta_templates.chat_model import ChatModel
@@ -42,7 +42,9 @@ class OpenCompassChatModel(ChatModel):
             dict(role="HUMAN", api_role="HUMAN"),
             dict(role="SYSTEM", api_role="HUMAN"),
             dict(role="BOT", api_role="BOT", generate=True),
-        ]
+        ],
+        # A tool's result (a message row's role 'tool'): the chat template's 'tool' messages.
+        reserved_roles=[dict(role="TOOL", api_role="TOOL")],
     )
 
 
@@ -109,6 +111,8 @@ class ChatTemplateModel(Model):
         self.documents = documents
         # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
         self._bound = self.chat_template.bind(template_name=chat_template_name, tools=tools, documents=documents, **self.chat_template_kwargs)
+        #: The last tools :meth:`render_tools` bound the template with, and that binding (a dataset's tools recur row after row).
+        self._tools_bound: tuple[Sequence[Mapping[str, Any]], BoundChatTemplate] | None = None
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """The chat model's meta template (OpenCompass's default when the config gives none)."""
@@ -146,11 +150,23 @@ class ChatTemplateModel(Model):
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
         check_mode(mode)
+        return self._render(prompt, mode, self._bound)
+
+    def render_tools(self, prompt: str | PromptList, mode: str, tools: Sequence[Mapping[str, Any]]) -> str:
+        """:meth:`render` with ``tools`` given to the chat template (``apply_chat_template(tools=...)``), instead of the config's."""
+        check_mode(mode)
+        cached = self._tools_bound
+        if cached is None or (cached[0] is not tools and cached[0] != tools):
+            bound = self.chat_template.bind(template_name=self.chat_template_name, tools=tools, documents=self.documents, **self.chat_template_kwargs)
+            cached = self._tools_bound = (tools, bound)
+        return self._render(prompt, mode, cached[1])
+
+    def _render(self, prompt: str | PromptList, mode: str, bound: BoundChatTemplate) -> str:
         typed = self.chat_messages(prompt, mode)
         messages = to_openai(typed)
         text_only = all(type(message.content) is str for message in typed)
         try:
-            return self._bound.render(messages, add_generation_prompt=mode == "gen", plain_text=text_only)
+            return bound.render(messages, add_generation_prompt=mode == "gen", plain_text=text_only)
         except PromptkitError as error:
             multimodal = [i for i, m in enumerate(typed) if type(m.content) is not str]
             if multimodal and "failed on these messages" in error.message:
@@ -167,12 +183,14 @@ class ChatTemplateModel(Model):
 
 
 def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:
-    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``."""
+    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``
+    (tool calls and tool results are kept as they are: a call with no text is not empty)."""
     merged: list[Message] = []
     for message in messages:
-        if not message.content:
+        tool_fields = message.tool_calls is not None or message.tool_call_id is not None
+        if not message.content and not tool_fields:
             continue
-        if merged and merged[-1].role == message.role:
+        if merged and merged[-1].role == message.role and not tool_fields and message.role != "tool" and merged[-1].tool_calls is None:
             merged[-1] = replace(merged[-1], content=merge_content(merged[-1].content, message.content))
         else:
             merged.append(message)

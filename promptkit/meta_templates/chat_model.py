@@ -32,7 +32,7 @@ class ChatModel(Model):
     #: The meta template used when the config gives none (``None``: join the prompt into one user message).
     default_meta_template: ClassVar[dict[str, Any] | None] = dict(
         round=[dict(role="HUMAN", api_role="HUMAN"), dict(role="BOT", api_role="BOT", generate=True)],
-        reserved_roles=[dict(role="SYSTEM", api_role="SYSTEM"), dict(role="TOOL", api_role="TOOL")],
+        reserved_roles=[dict(role="SYSTEM", api_role="SYSTEM")],
     )
     #: Whether api roles other than HUMAN/BOT/SYSTEM pass through unchanged (else they are an error).
     passes_unknown_roles: ClassVar[bool] = False
@@ -46,7 +46,7 @@ class ChatModel(Model):
             cfg = self.default_meta_template
         if cfg is None:
             return None
-        return check_chat_meta(MetaTemplate.from_config(cfg), self.passes_unknown_roles)
+        return check_chat_meta(MetaTemplate.from_config(_with_tool_role(cfg)), self.passes_unknown_roles)
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> list[dict[str, Any]]:
         """:meth:`chat_messages` as OpenAI-style dicts, built fresh for this prompt."""
@@ -79,3 +79,14 @@ class ChatModel(Model):
         if self.passes_unknown_roles:
             return api_role
         raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT, SYSTEM or TOOL", key=api_role)
+
+
+def _with_tool_role(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A chat meta template that can carry tool results: a reserved ``TOOL`` role (api role ``TOOL``) unless it has one.
+
+    A chat request has a ``tool`` message role whatever the meta template says, so a tool's result needs no config.
+    """
+    named = [role.get("role") for key in ("round", "reserved_roles") for role in cfg.get(key) or () if isinstance(role, Mapping)]
+    if "TOOL" in named:
+        return cfg
+    return {**cfg, "reserved_roles": [*(cfg.get("reserved_roles") or ()), dict(role="TOOL", api_role="TOOL")]}

@@ -42,9 +42,7 @@ class OpenCompassChatModel(ChatModel):
             dict(role="HUMAN", api_role="HUMAN"),
             dict(role="SYSTEM", api_role="HUMAN"),
             dict(role="BOT", api_role="BOT", generate=True),
-        ],
-        # A tool's result (a message row's role 'tool'): the chat template's 'tool' messages.
-        reserved_roles=[dict(role="TOOL", api_role="TOOL")],
+        ]
     )
 
 

@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from promptkit import ChatModel, CompletionModel, ConfigError, DatasetError, MessagesTemplate, MetaTemplateError, Renderer, load_datasets, load_models
+from promptkit import (
+    ChatModel,
+    CompletionModel,
+    ConfigError,
+    DatasetError,
+    MessagesTemplate,
+    MetaTemplateError,
+    Renderer,
+    load_datasets,
+    load_models,
+)
 from promptkit.data.tools import Tools
 from promptkit.meta_templates import ChatTemplateModel
 

@@ -15,10 +15,13 @@ installed OpenCompass, as any such class.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 from promptkit.data.circular import Circular
-from promptkit.data.opencompass.base import OpenCompassDataset, Rows, SplitRows
+from promptkit.data.loaders import Splits
+from promptkit.data.opencompass.base import OpenCompassDataset
 from promptkit.data.opencompass.columns import from_list
 from promptkit.data.opencompass.commonsense import HellaswagDataset_V2, PIQADatasetV2, SiqaDatasetV3, commonsenseqaDataset
 from promptkit.data.opencompass.exams import ARCDataset, RaceDataset
@@ -56,22 +59,26 @@ class _CircularDataset(OpenCompassDataset):
         super().__init_subclass__(**kwargs)
         cls.parameters = {**cls.parameters, "circular_patterns": "circular", "option_keys": list(cls.option_keys), "answer_key": cls.answer_key}
 
-    @property
-    def circular(self) -> Circular:
-        patterns = self.keywords["circular_patterns"]
+    def __init__(self, **keywords: Any) -> None:
+        super().__init__(**keywords)
+        # The circular keywords are this class's; the base class's read() gets the others.
+        chosen = {key: self.keywords.pop(key) for key in _CIRCULAR_KEYWORDS}
+        patterns = chosen["circular_patterns"]
         if patterns not in _MODES:
             raise ConfigError(f"circular_patterns must be 'circular' or 'all_possible' (got {patterns!r})", key="circular_patterns")
-        options = tuple(self.keywords["option_keys"])
+        options = tuple(chosen["option_keys"])
         labels = self.option_labels if options == self.option_keys else None
-        return Circular(options=options, answer=self.keywords["answer_key"], mode=_MODES[patterns], labels=labels)
+        #: How the rows are permuted (see :mod:`promptkit.data.circular`).
+        self.circular = Circular(options=options, answer=chosen["answer_key"], mode=_MODES[patterns], labels=labels)
 
-    def read(self, **keywords: Any) -> Rows | SplitRows:
-        circular = self.circular
-        rows = super().read(**{key: value for key, value in keywords.items() if key not in _CIRCULAR_KEYWORDS})  # type: ignore[safe-super]  # the base class's
-        if isinstance(rows, list):
-            return from_list(circular.expand(rows))
+    def load(self, base_dir: Path | None = None) -> Splits:
+        """The base class's rows, those of the circular splits once per pattern (a single split: all of them)."""
+        splits = super().load(base_dir)
+        expand = self.circular.expand
+        if splits.shared is not None:
+            return replace(splits, shared=from_list(expand(splits.shared)))
         chosen = self.circular_splits or ()
-        return {split: from_list(circular.expand(split_rows, split)) if split in chosen else split_rows for split, split_rows in rows.items()}
+        return replace(splits, by_name={name: from_list(expand(rows, name)) if name in chosen else rows for name, rows in splits.by_name.items()})
 
     def permutation(self, row: Mapping[str, Any]) -> str | None:
         """The row's order of options, e.g. ``'BCDA'`` (see :meth:`Circular.permutation`)."""

@@ -30,7 +30,7 @@ PromptList([
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, overload
 
 from promptkit._placeholders import compile_text
@@ -73,8 +73,9 @@ class RoleItem:
     begin: str | None = None
     end: str | None = None
     parts: tuple[Part, ...] | None = None
-    tool_calls: tuple[Frozen, ...] | None = None
-    tool_call_id: str | None = None
+    # Not in the repr: a turn's repr stays what it was for the many turns without tools (dump() shows them).
+    tool_calls: tuple[Frozen, ...] | None = field(default=None, repr=False)
+    tool_call_id: str | None = field(default=None, repr=False)
 
     @property
     def has_tool_fields(self) -> bool:

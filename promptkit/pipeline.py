@@ -25,7 +25,7 @@ from promptkit.config.loader import DatasetSpec
 from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
 from promptkit.controls import Controls
 from promptkit.conversation import Conversation
-from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
+from promptkit.data.hooks import CalibratedDataset, PermutedDataset, RequestFieldsDataset
 from promptkit.data.progress import Progress, reporting, task
 from promptkit.data.protocol import StreamingDataset
 from promptkit.data.reader import apply_range
@@ -38,11 +38,12 @@ from promptkit.generation import bos_tokens, request_settings
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.layout import ShotLayout, with_system_prompt
 from promptkit.media.policy import MediaResolver
-from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates.conformance import chat_template_twin
 from promptkit.meta_templates.controlled import ControlledOutput
 from promptkit.meta_templates.spans import Span
 from promptkit.prompt_tokens import PromptViews, refuse_token_view
-from promptkit.promptlist import PromptList
+from promptkit.promptlist import PromptList, RoleItem
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
 from promptkit.templates.protocol import ChatMessagesTemplate, Template
@@ -126,6 +127,8 @@ class RenderedPrompt:
     def provenance(self) -> dict[str, str | None] | None:
         """Hashes of what the prompt was made from: template, meta template, chat template, tokenizer, shots, row."""
         return self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
+    #: The order of the row's options under circular evaluation (e.g. ``'BCDA'``: the text of option A shown as B …).
+    permutation: str | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -149,6 +152,8 @@ class RenderedPrompt:
             record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
+        if self.permutation is not None:
+            record["permutation"] = self.permutation
         if self.request_fields:
             record.update(self.request_fields)
         record["id"] = self.id
@@ -270,6 +275,11 @@ class Renderer:
         # the engine should add the tokenizer's BOS (not when the text already starts with it: vLLM would add a second).
         self._blocks = (settings, {**settings, "add_special_tokens": True}, {**settings, "add_special_tokens": False})
         self._bos = bos_tokens(self._final_model)
+
+        self._permutation = loader.permutation if isinstance(loader, PermutedDataset) else None
+        #: The prompts' tools: a chat model's request fields (and, with no model, the record's), else written by a chat template.
+        self._tools = dataset.tools
+        self._tools_in_request = dataset.tools is not None and (model is None or self._final_model.kind == "chat")
 
     @cached_property
     def _views(self) -> PromptViews:
@@ -652,6 +662,10 @@ class Renderer:
                 self._check_tokens(out, hits)
             if self._encoder is not None:
                 self._views.add_tokens(out)
+            if self._permutation is not None:
+                permutation = self._permutation(row)
+                for prompt in out:
+                    prompt.permutation = permutation
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None
@@ -660,6 +674,11 @@ class Renderer:
         """What the row's records carry besides the prompt (the inferencer's fields, then the dataset's), and the row's
         request blocks (chat, completion with and without the tokenizer's special tokens: the dataset's fields added)."""
         fields = self.inferencer.request_fields(row, self.test_rows)
+        if self._tools_in_request:
+            assert self._tools is not None
+            tools = self._tools.for_row(row)
+            if tools is not None:
+                fields = {**(fields or {}), **tools}
         if self._request_fields is None:
             return fields, self._blocks
         dataset = self._request_fields(row, self._final_model.kind)
@@ -685,6 +704,9 @@ class Renderer:
                         f"reader_cfg.id_column {column!r} is missing from test row {index}; the row has {sorted(row)}", row=index, key=column
                     )
                 value = str(row[column])
+                permutation = self._permutation(row) if self._permutation is not None else None
+                if permutation is not None:  # circular evaluation: a row's permutations share its id column
+                    value = f"{value}/{permutation}"
                 if value in seen:
                     raise DatasetError(
                         f"reader_cfg.id_column {column!r}: test rows {seen[value]} and {index} have the same id {value!r}; "
@@ -824,6 +846,10 @@ class Renderer:
             prompt = self._media.apply(prompt)
         if self._chat_messages is not None:
             return prompt, self._chat_messages(prompt), None
+        if self._tools is not None and not self._tools_in_request:
+            tools = self._tools.for_row(row)
+            if tools is not None and "tools" in tools:
+                return prompt, self._with_tools(prompt, tools["tools"]), _media_parts(prompt) if self._collects_media else None
         if self._output is not None:
             media: Media = [] if self._collects_media else None
             return prompt, self._output.render(prompt, media), media
@@ -831,6 +857,27 @@ class Renderer:
             final, media = self._final_model.render_with_media(prompt, self.mode)
             return prompt, final, media
         return prompt, self._final_model.render(prompt, self.mode), None
+
+    def _with_tools(self, prompt: Prompt, tools: list[dict[str, Any]]) -> FinalInput:
+        """The final input with the tools written into it by a chat template: the model's own, or, for a completion model,
+        the one of the model folder its ``path`` names (its meta template has no place for tools)."""
+        return self._tool_template.render_tools(prompt, self.mode, tools)
+
+    @cached_property
+    def _tool_template(self) -> ChatTemplateModel:
+        model = self._final_model
+        if isinstance(model, ChatTemplateModel):
+            return model
+        runtime = model.runtime if isinstance(model, CompletionModel) else {}
+        folder = runtime.get("tokenizer_path") or runtime.get("path")
+        if not isinstance(model, CompletionModel) or not isinstance(folder, str):
+            raise ConfigError(
+                f"the dataset's prompts offer tools, and model {model.abbr!r} is a completion model whose meta template has no place "
+                "for them and which has no chat template to write them (path= a local model folder with one); give it path=, or "
+                "use a ChatTemplateModel or a ChatModel (the request carries the tools)",
+                key="tools",
+            )
+        return chat_template_twin(model)
 
     def _ice(self, ice_idx: list[int]) -> Prompt:
         if ice_idx:
@@ -863,6 +910,11 @@ def _empty(rows: Sequence[Row]) -> bool:
     if isinstance(rows, FileRows):
         return next(iter(rows), None) is None
     return not rows
+def _media_parts(prompt: Prompt) -> list[dict[str, Any]]:
+    """The media parts of a prompt, in order (what a completion model lists beside its string)."""
+    if not isinstance(prompt, PromptList):
+        return []
+    return [part.dump() for item in prompt.items if isinstance(item, RoleItem) and item.parts for part in item.parts if part.modality != "text"]
 
 
 class _Where:

@@ -338,9 +338,9 @@ def test_format_datasets_implement_the_hooks_and_plain_loaders_do_not():
     """Format datasets have both hooks, AdapterDataset the calibration hook; JsonlDataset and RowsDataset have none."""
     standard = StandardSampleDataset("data.jsonl")
     assert isinstance(standard, CalibratedDataset) and isinstance(standard, RequestFieldsDataset)
-    row = {"tools": [{"type": "function"}], "tool_choice": None}
-    assert standard.request_fields(row, "chat") == {"tools": [{"type": "function"}]}
-    assert standard.request_fields(row, "completion") is None
+    # A standardized Sample's tools are the prompts' tools (its default config's tools=), not request columns.
+    assert standard.request_fields({"tools": [{"type": "function"}]}, "chat") is None
+    assert standard.default_config()["tools"] == {"column": "tools", "choice_column": "tool_choice"}
     adapter = AdapterDataset("data.jsonl")
     assert isinstance(adapter, CalibratedDataset) and not isinstance(adapter, RequestFieldsDataset)
     for plain in (JsonlDataset("data.jsonl"), RowsDataset([{"q": "1"}])):

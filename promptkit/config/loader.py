@@ -23,10 +23,12 @@ from promptkit.config.engine_imports import Foreign
 from promptkit.config.overrides import Overrides
 from promptkit.config.reading import read_entries
 from promptkit.config.registry import REGISTRY, lacking, resolve_type
-from promptkit.config.sources import RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.config.sources import CircularDataset, RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
 from promptkit.controls import CONTROL_KEYS, Controls
+from promptkit.data.circular import Circular
 from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
+from promptkit.data.tools import Tools
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import Inferencer
@@ -61,6 +63,9 @@ class DatasetSpec:
     controls: Controls = field(default_factory=Controls)
     #: The run-time overrides applied to the config (``load_datasets(..., overrides=...)``), as ``key=value`` lines.
     overrides: tuple[str, ...] = ()
+
+    #: The tools the prompts offer (``tools=dict(...)``, :mod:`promptkit.data.tools`); ``None``: no tools.
+    tools: Tools | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Read-only mapping proxies do not pickle: they travel as dicts, with their positions, and are wrapped again on load.
@@ -202,7 +207,7 @@ def _dataset_abbr(cfg: Mapping[str, Any]) -> str:
 
 
 #: A datasets entry's keys that are not its loader's.
-_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")
+_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media", "circular", "tools")
 
 
 def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
@@ -245,6 +250,8 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
             hint = f" (is {typo!r} a typo?)" if typo else ""
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
+    if cfg.get("circular") is not None:
+        loader = CircularDataset(loader, Circular.from_config(cfg["circular"]), reader.test_split)
     media = MediaPolicy.from_config(cfg.get("media"), config_path.parent if config_path else None)
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
@@ -274,9 +281,10 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
     except PromptkitError as error:
         error.context["key"] = f"infer_cfg.{error.context['key']}"  # Controls names every key it refuses
         raise
+    tools = Tools.from_config(cfg["tools"]) if cfg.get("tools") is not None else None
     return DatasetSpec(
         abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media, settings,
-        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg, controls,
+        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg, controls, tools=tools,
     )
 
 

@@ -188,6 +188,8 @@ class ChatTemplateModel(Model):
         self.documents = documents
         # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
         self._bound = self.bound_with(self.controls)
+        #: The last tools :meth:`render_tools` bound the template with, and that binding (a dataset's tools recur row after row).
+        self._tools_bound: tuple[Sequence[Mapping[str, Any]], BoundChatTemplate] | None = None
         #: The ``system_role`` as configured, the policy applied (``auto`` resolved once, here) and the probe's finding.
         self.system_policy = self.probe_system_role() if system_role == "auto" else SystemRolePolicy(system_role, system_role)
         #: The policy applied to system messages (never ``'auto'``).
@@ -205,10 +207,12 @@ class ChatTemplateModel(Model):
         plain = self.chat_template.bind(template_name=self.chat_template_name, tools=self.tools, documents=self.documents)
         return next((name for name in THINKING_SWITCHES if plain.reads(name)), None)
 
-    def bound_with(self, controls: Controls) -> BoundChatTemplate:
-        """The chat template bound with ``controls``' template kwargs (``thinking`` under :attr:`thinking_switch`)."""
+    def bound_with(self, controls: Controls, tools: Sequence[Mapping[str, Any]] | None = None) -> BoundChatTemplate:
+        """The chat template bound with ``controls``' template kwargs (``thinking`` under :attr:`thinking_switch`) and
+        ``tools`` (default: the config's)."""
         kwargs = controls.template_kwargs(self.thinking_switch if controls.thinking is not None else None)
-        return self.chat_template.bind(template_name=self.chat_template_name, tools=self.tools, documents=self.documents, **kwargs)
+        tools = self.tools if tools is None else tools
+        return self.chat_template.bind(template_name=self.chat_template_name, tools=tools, documents=self.documents, **kwargs)
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """The chat model's meta template (OpenCompass's default when the config gives none)."""
@@ -248,6 +252,13 @@ class ChatTemplateModel(Model):
         check_mode(mode)
         return self._apply(self.chat_messages(prompt, mode), self._bound, mode == "gen")
 
+    def render_tools(self, prompt: str | PromptList, mode: str, tools: Sequence[Mapping[str, Any]]) -> str:
+        """:meth:`render` with ``tools`` given to the chat template (``apply_chat_template(tools=...)``), instead of the config's."""
+        cached = self._tools_bound
+        if cached is None or (cached[0] is not tools and cached[0] != tools):
+            cached = self._tools_bound = (tools, self.bound_with(self.controls, tools))
+        return self.render_with(prompt, mode, cached[1])
+
     def render_with(self, prompt: str | PromptList, mode: str, bound: BoundChatTemplate, answer_start: str = "") -> str:
         """:meth:`render` through ``bound`` (see :meth:`bound_with`); a non-empty ``answer_start`` (gen mode) ends the
         messages as an assistant message that the template continues (``continue_final_message=True``, no generation prompt)."""
@@ -283,12 +294,14 @@ class ChatTemplateModel(Model):
 
 
 def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:
-    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``."""
+    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``
+    (tool calls and tool results are kept as they are: a call with no text is not empty)."""
     merged: list[Message] = []
     for message in messages:
-        if not message.content:
+        tool_fields = message.tool_calls is not None or message.tool_call_id is not None
+        if not message.content and not tool_fields:
             continue
-        if merged and merged[-1].role == message.role:
+        if merged and merged[-1].role == message.role and not tool_fields and message.role != "tool" and merged[-1].tool_calls is None:
             merged[-1] = replace(merged[-1], content=merge_content(merged[-1].content, message.content))
         else:
             merged.append(message)

@@ -6,8 +6,18 @@ and compares each pair piece by piece (system prompt, shots and their answers, h
 wrapper); :func:`report_text` is the report ``promptkit diff`` prints.
 """
 
-from promptkit.diff.compare import DiffReport, PieceChange, PromptDiff, Side, diff_records
-from promptkit.diff.records import prompt_records, read_records
+from promptkit.diff.compare import DiffReport, PieceChange, PromptDiff, diff_records
+from promptkit.diff.records import RecordSet, config_records, prompt_records, read_records
 from promptkit.diff.text import report_text
 
-__all__ = ["DiffReport", "PieceChange", "PromptDiff", "Side", "diff_records", "prompt_records", "read_records", "report_text"]
+__all__ = [
+    "DiffReport",
+    "PieceChange",
+    "PromptDiff",
+    "RecordSet",
+    "config_records",
+    "diff_records",
+    "prompt_records",
+    "read_records",
+    "report_text",
+]

@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from promptkit.diff.records import Record, Side, prompt_id
+from promptkit.diff.records import Record, RecordSet, prompt_id
 from promptkit.errors import DatasetError
 
-__all__ = ["DiffReport", "PieceChange", "PromptDiff", "Side", "diff_records"]
+__all__ = ["DiffReport", "PieceChange", "PromptDiff", "diff_records"]
 
 #: Record keys that are the final input itself or derived from it, so not compared as fields.
 _PROMPT_KEYS = frozenset({"prompt", "media", "spans", "fingerprint", "provenance"})
@@ -95,7 +95,7 @@ class DiffReport:
         return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
-def diff_records(a: Side, b: Side, *, fields: bool = False) -> DiffReport:
+def diff_records(a: RecordSet, b: RecordSet, *, fields: bool = False) -> DiffReport:
     """Pair the records of ``a`` and ``b`` by id and compare their final inputs (``fields``: every other record key too).
 
     Two sides with no id in common, or a side that repeats an id, are a :class:`DatasetError`.
@@ -125,7 +125,7 @@ def diff_records(a: Side, b: Side, *, fields: bool = False) -> DiffReport:
     return DiffReport(a.name, b.name, identical, tuple(changed), only_a, only_b, pairing)
 
 
-def _pairing(a: Side, b: Side) -> tuple[Any, str | None]:
+def _pairing(a: RecordSet, b: RecordSet) -> tuple[Any, str | None]:
     """The pairing key of a record, and how the pairing differs from plain ids (``None``: it does not)."""
     models_a, models_b = ({record.get("model") for record in side.records} for side in (a, b))
     by_model = len(models_a) > 1 and models_a == models_b
@@ -145,7 +145,7 @@ def _pairing(a: Side, b: Side) -> tuple[Any, str | None]:
     return key, note
 
 
-def _index(side: Side, key: Any) -> dict[Any, int]:
+def _index(side: RecordSet, key: Any) -> dict[Any, int]:
     out: dict[Any, int] = {}
     for position, record in enumerate(side.records):
         found = out.setdefault(key(record), position)
@@ -156,7 +156,7 @@ def _index(side: Side, key: Any) -> dict[Any, int]:
     return out
 
 
-def _check_spans(side: Side) -> None:
+def _check_spans(side: RecordSet) -> None:
     """Every span of every record lies inside its prompt's text (a file edited by hand, or spans of another prompt)."""
     for position, record in enumerate(side.records):
         spans = record.get("spans")
@@ -186,7 +186,7 @@ def _span_text(prompt: Any, span: Any) -> tuple[str | None, str]:
     return (content if isinstance(content, str) else None), f"message {message}"
 
 
-def _ids(side: Side) -> str:
+def _ids(side: RecordSet) -> str:
     ids = [prompt_id(record) for record in side.records[:_IDS_SHOWN]]
     more = ", …" if len(side.records) > _IDS_SHOWN else ""
     return ", ".join(map(repr, ids)) + more

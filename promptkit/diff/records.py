@@ -10,33 +10,67 @@ names that template, since every prompt of the model would be compared whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from promptkit.errors import DatasetError, MetaTemplateError
+from promptkit.config import load_datasets, load_models
+from promptkit.errors import ConfigError, DatasetError, MetaTemplateError, PromptkitError
 from promptkit.meta_templates import ChatTemplateModel, CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import PromptList, RoleItem
 
-__all__ = ["Record", "Side", "prompt_id", "prompt_records", "read_records"]
+__all__ = ["Record", "RecordSet", "config_records", "prompt_id", "prompt_records", "read_records"]
 
 Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Side:
-    """One side of a diff: what it is (a file, a config and model), its records, and where each came from (line numbers)."""
+class RecordSet:
+    """One side of a diff: what it is (a file, a config and model), its records, and where each came from."""
 
     name: str
     records: Sequence[Record]
-    lines: Sequence[int] | None = None
+    #: Where each record is, for messages (``FILE line N``); ``None``: the set's name says it.
+    places: Sequence[str] | None = None
 
     def where(self, position: int) -> str:
-        """Where record ``position`` is, for messages: ``FILE line N``, or the side's name."""
-        return f"{self.name} line {self.lines[position]}" if self.lines is not None else self.name
+        """Where record ``position`` is, for messages."""
+        return self.places[position] if self.places is not None else self.name
+
+
+def config_records(
+    dataset_configs: Sequence[str | Path],
+    model_configs: Sequence[str | Path] = (),
+    *,
+    dataset: str | None = None,
+    data_root: str | Path | None = None,
+    indices: Callable[[Renderer], Sequence[int] | None] | None = None,
+    spans: bool = True,
+) -> list[Record]:
+    """The records of every dataset of ``dataset_configs`` (``dataset``: those whose abbr matches this glob) for each model
+    of ``model_configs`` (none: a completion model with no meta template); ``indices`` picks each renderer's rows."""
+    datasets = [spec for path in dataset_configs for spec in load_datasets(path, data_root=data_root)]
+    if dataset is not None:
+        chosen = [spec for spec in datasets if spec.abbr is not None and fnmatchcase(spec.abbr, dataset)]
+        if not chosen:
+            names = ", ".join(repr(spec.abbr) for spec in datasets)
+            raise ConfigError(f"--dataset {dataset!r} matches no dataset; the configs have {names}")
+        datasets = chosen
+    models: list[Model | None] = [model for path in model_configs for model in load_models(path)] or [None]
+    records: list[Record] = []
+    for model in models:
+        for spec in datasets:
+            renderer = Renderer(spec, model)
+            try:
+                rows = indices(renderer) if indices is not None else None
+            except PromptkitError as error:
+                raise error.add_context(config=str(spec.config_path or ""), dataset=spec.abbr) from None
+            records += prompt_records(renderer, rows, spans=spans)
+    return records
 
 
 def prompt_records(renderer: Renderer, indices: Sequence[int] | None = None, *, spans: bool = True) -> Iterator[Record]:
@@ -92,7 +126,7 @@ def prompt_id(record: Mapping[str, Any]) -> str:
     return out
 
 
-def read_records(path: str | Path) -> Side:
+def read_records(path: str | Path) -> RecordSet:
     """The records of a ``promptkit render`` JSON Lines file (blank lines skipped), each checked for a ``prompt``."""
     file = Path(path)
     try:
@@ -116,4 +150,4 @@ def read_records(path: str | Path) -> Side:
         lines.append(number)
     if not records:
         raise DatasetError("the file holds no records", file=str(file))
-    return Side(str(file), records, lines)
+    return RecordSet(str(file), records, [f"{file} line {number}" for number in lines])

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from promptkit.diff.compare import DiffReport, PieceChange, PromptDiff
 
-__all__ = ["diff_runs", "inline_diff", "piece_diff", "report_text", "shown", "summary"]
+__all__ = ["diff_runs", "headline", "inline_diff", "piece_diff", "report_text", "shown", "summary"]
 
 _TOKEN = re.compile(r"</?\|?[\w.:▁-]+\|?>|\w+|\s|[^\w\s]")  # control tokens (<|eot_id|>, </s>) whole
 _SHOWN = str.maketrans({"\n": "↵", "\t": "→", "\r": "␍"})
@@ -57,8 +57,18 @@ def summary(report: DiffReport) -> str:
     return line
 
 
+def headline(prompt: PromptDiff) -> str:
+    """The pieces of a changed prompt in one phrase: each piece by its label, the wrapper's places counted."""
+    labels = [change.label for change in prompt.changes if change.piece != "wrapper"]
+    wrappers = sum(change.piece == "wrapper" for change in prompt.changes)
+    if wrappers:
+        where = [change.label for change in prompt.changes if change.piece == "wrapper"]
+        labels.insert(0, where[0] if wrappers == 1 else f"meta-template wrapper ({wrappers} places)")
+    return ", ".join(dict.fromkeys(labels))
+
+
 def _prompt_lines(prompt: PromptDiff, context: int) -> Iterator[str]:
-    pieces = ", ".join(dict.fromkeys(change.label for change in prompt.changes))
+    pieces = headline(prompt)
     inputs = f" (inputs changed: {', '.join(prompt.inputs)})" if prompt.inputs else ""
     yield f"{prompt.id}: {pieces}{inputs}"
     if prompt.note:

@@ -27,6 +27,7 @@ from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
+from promptkit.diff import DiffReport, RecordSet, diff_records, prompt_records, read_records, report_text
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -82,8 +83,10 @@ from promptkit.retrievers import (
     ZeroRetriever,
 )
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
+from promptkit.snapshots import check_snapshot, write_snapshot
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.testing import assert_prompts_match
 from promptkit.view import HtmlView
 
 __version__ = "0.1.0"
@@ -104,6 +107,7 @@ __all__ = [
     "DPPRetriever",
     "DatasetError",
     "DatasetSpec",
+    "DiffReport",
     "EmbeddedShotsRetriever",
     "Finding",
     "FixKRetriever",
@@ -138,6 +142,7 @@ __all__ = [
     "RandomRetriever",
     "RawPromptTemplate",
     "ReaderConfig",
+    "RecordSet",
     "RenderedPrompt",
     "Renderer",
     "Retriever",
@@ -160,15 +165,22 @@ __all__ = [
     "VotekRetriever",
     "XpertFormatDataset",
     "ZeroRetriever",
+    "assert_prompts_match",
     "build_dataset",
     "build_model",
+    "check_snapshot",
+    "diff_records",
     "find_spans",
     "lint",
     "load_datasets",
     "load_models",
     "load_replies",
     "open_reader",
+    "prompt_records",
+    "read_records",
     "render_parallel",
+    "report_text",
     "to_openai",
     "validate_file",
+    "write_snapshot",
 ]

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
     ("inferencers", ("inferencers",)),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue", "parallel", "lint")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "parallel", "lint", "diff", "snapshots", "testing")),
     ("view", ("view",)),
     ("cli", ("cli", "__main__")),
 )

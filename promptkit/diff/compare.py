@@ -369,7 +369,7 @@ def _piece_changes(a: dict[tuple[Any, ...], _Segment], b: dict[tuple[Any, ...], 
             if one.text == two.text and note is None:
                 continue
         piece = pair.segment.piece
-        out.append(PieceChange(piece, pair.segment.label, _kind(piece), one and one.text, two and two.text, note))
+        out.append(PieceChange(piece, pair.segment.label, _kind(piece), one.text if one else None, two.text if two else None, note))
     return out
 
 

@@ -124,3 +124,26 @@ def test_a_folder_that_is_no_snapshot_is_refused(project, capsys):
         "promptkit: error: other exists and is not a prompt snapshot; give a new or empty folder (nothing was written)\n"
     )
     assert [p.name for p in (project / "other").iterdir()] == ["notes.txt"]
+
+
+def test_a_chat_template_changed_under_the_same_name_fails_the_check(project, capsys):
+    """The model folder's chat template is edited, the model config is not: check reports the model's wrapper."""
+    folder = project / "hf_tiny"
+    folder.mkdir()
+    config = folder / "tokenizer_config.json"
+
+    def template(header: str) -> None:
+        source = "{% for m in messages %}" + header + "{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}" + header.replace("m.role", "'assistant'") + "{% endif %}"
+        config.write_text(json.dumps({"chat_template": source, "eos_token": "</s>"}), encoding="utf-8")
+
+    template("<{{ m.role }}>")
+    (project / "hf_model.py").write_text("models = [dict(abbr='tiny-hf', type='HuggingFacewithChatTemplate', path='hf_tiny')]\n", encoding="utf-8")
+    snapshot(capsys, "write", "snap", "base.py", "--model", "hf_model.py")
+    template("<|{{ m.role }}|>")
+    status, out, _ = snapshot(capsys, "check", "snap")
+    assert status == 1
+    assert out.splitlines()[2:5] == [
+        "sums/0: meta-template wrapper (6 places)",
+        "  meta-template wrapper before system prompt: [-<user>-]{+<|user|>+}",
+        "  meta-template wrapper before shot 0 answer: ↵↵[-<assistant>-]{+<|assistant|>+}",
+    ]

@@ -2,8 +2,8 @@
 
 A record is the JSON object ``promptkit render --spans`` writes
 (:meth:`RenderedPrompt.to_record` plus ``spans``).  A prompt whose pieces
-cannot be located gets no ``spans`` when the reason is its media parts (it is
-then compared whole); a model whose template rewrites the text is an error that
+cannot be located gets no ``spans`` when the reason is its media parts, or the
+private-use characters the span markers use in its text (it is then compared whole); a model whose template rewrites the text is an error that
 names that template, since every prompt of the model would be compared whole.
 """
 
@@ -58,7 +58,7 @@ def config_records(
         chosen = [spec for spec in datasets if spec.abbr is not None and fnmatchcase(spec.abbr, dataset)]
         if not chosen:
             names = ", ".join(repr(spec.abbr) for spec in datasets)
-            raise ConfigError(f"--dataset {dataset!r} matches no dataset; the configs have {names}")
+            raise ConfigError(f"no dataset abbr matches {dataset!r}; the configs have {names}")
         datasets = chosen
     models: list[Model | None] = [model for path in model_configs for model in load_models(path)] or [None]
     records: list[Record] = []
@@ -78,7 +78,7 @@ def prompt_records(renderer: Renderer, indices: Sequence[int] | None = None, *, 
     model = renderer.model or CompletionModel(abbr=None)
     for prompt in renderer.prompts(indices):
         record = prompt.to_record()
-        if spans and not _has_parts(prompt):
+        if spans and not _has_parts(prompt) and not _has_markers(prompt.prompt):
             mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
             if model.render(prompt.intermediate, mode) == prompt.prompt:  # not when run controls (prefill, thinking) edit it
                 record["spans"] = [span.dump() for span in _spans(model, prompt, mode)]
@@ -90,10 +90,16 @@ def _has_parts(prompt: RenderedPrompt) -> bool:
     return isinstance(intermediate, PromptList) and any(type(item) is RoleItem and item.parts is not None for item in intermediate.items)
 
 
+def _has_markers(final: Any) -> bool:
+    """Whether the final input holds the private-use characters :func:`find_spans` marks pieces with (then: no spans)."""
+    text = final if isinstance(final, str) else json.dumps(final, ensure_ascii=False)
+    return "\ue000" in text or "\ue001" in text
+
+
 def _spans(model: Model, prompt: RenderedPrompt, mode: str) -> list[Any]:
     try:
         return find_spans(model, prompt.intermediate, mode)
-    except MetaTemplateError as error:
+    except MetaTemplateError as error:  # the marked copy renders to other text or other messages: the template rewrote it
         raise MetaTemplateError(
             f"the pieces of prompt {prompt_id(prompt.to_record())!r} cannot be placed in its final input: {_rewriter(model)} "
             "rewrites their text (beyond trimming its ends); compare the final inputs whole with --no-spans",

@@ -172,6 +172,7 @@ def test_a_file_of_two_models_against_one_says_so(tmp_path, capsys):
         (["a.jsonl", "b.jsonl", "--model", MODEL], "--model, --dataset, --indices, --data-root and --no-spans are for dataset configs; render files are compared as written"),
         ([BASE, BASE, BASE], f"diff compares two things; got 3 inputs: {BASE} {BASE} {BASE}"),
         (["a.jsonl", "b.jsonl"], "file a.jsonl: records file a.jsonl not found"),
+        ([BASE, CONFIGS / "system.py", "--dataset", "mmlu*"], "no dataset abbr matches 'mmlu*'; the configs have 'sums'"),
     ],
 )
 def test_bad_arguments_are_one_line(capsys, argv, message):

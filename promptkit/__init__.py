@@ -65,7 +65,7 @@ from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
 from promptkit.meta_templates.chat_template_model import SystemRolePolicy
-from promptkit.meta_templates.spans import Span, find_spans
+from promptkit.meta_templates.spans import Hints, Span, find_spans
 from promptkit.parallel import render_parallel
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
@@ -87,6 +87,8 @@ from promptkit.snapshots import check_snapshot, write_snapshot
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 from promptkit.testing import assert_prompts_match
+from promptkit.token_counters import HFTokenizer
+from promptkit.token_view import Junction, TokenView
 from promptkit.view import HtmlView
 
 __version__ = "0.1.0"
@@ -112,11 +114,14 @@ __all__ = [
     "Finding",
     "FixKRetriever",
     "GenInferencer",
+    "HFTokenizer",
+    "Hints",
     "HtmlView",
     "InferencePPLOnlyInferencer",
     "Inferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
+    "Junction",
     "LLInferencer",
     "LMMGenInferencer",
     "MDLRetriever",
@@ -159,6 +164,7 @@ __all__ = [
     "TaskSpecDataset",
     "TemplateError",
     "TemplateLimits",
+    "TokenView",
     "TopkRetriever",
     "ValidationReport",
     "Violation",

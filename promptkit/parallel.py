@@ -30,14 +30,15 @@ from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.pipeline import RenderedPrompt, Renderer, RowWithShots
 
-__all__ = ["CHUNK_ROWS", "json_line", "render_parallel"]
+__all__ = ["CHUNK_ROWS", "json_lines", "render_parallel"]
 
 #: Test rows per task sent to a worker: large enough that sending rows and returning lines costs little per row.
 CHUNK_ROWS = 512
 #: Chunks in flight per worker: one being rendered, one waiting.
 _IN_FLIGHT = 2
 
-Encode = Callable[[RenderedPrompt], str]
+#: Turns a test row's prompts into text (for ``promptkit render``: one JSON line each).
+Encode = Callable[[Sequence[RenderedPrompt]], str]
 #: A worker's error: its class (None: not a promptkit error), message and context.
 _Failure = tuple[type[PromptkitError] | None, str, dict[str, Any]]
 #: What a worker sends back for a chunk: its lines, how many rows they are, the rows over max_seq_len, its error.
@@ -47,25 +48,25 @@ _Outcome = tuple[str, int, list[int], _Failure | None]
 _job: tuple[Renderer, Encode] | None = None
 
 
-def json_line(prompt: RenderedPrompt) -> str:
-    """A prompt's record as ``promptkit render`` writes it: one line of JSON."""
-    return json.dumps(prompt.to_record(), ensure_ascii=False) + "\n"
+def json_lines(prompts: Sequence[RenderedPrompt]) -> str:
+    """A row's prompts' records as ``promptkit render`` writes them: one line of JSON each."""
+    return "".join(json.dumps(prompt.to_record(), ensure_ascii=False) + "\n" for prompt in prompts)
 
 
 def render_parallel(
-    renderer: Renderer, workers: int = 2, indices: Sequence[int] | None = None, encode: Encode = json_line
+    renderer: Renderer, workers: int = 2, indices: Sequence[int] | None = None, encode: Encode = json_lines
 ) -> Iterator[str]:
     """The encoded prompts of every test row (or of ``indices``), rendered by ``workers`` processes, in row order.
 
-    ``encode`` turns a prompt into its text (default: the record as one JSON line); it runs in the workers.
+    ``encode`` turns a row's prompts into text (default: each record as one JSON line); it runs in the workers.
     ``workers=1`` renders in this process. Rows over ``max_seq_len`` are reported at the end, as iterating the
     renderer does.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive number of processes (got {workers!r})", key="workers")
     if workers == 1:
-        for prompt in renderer.prompts(indices):
-            yield encode(prompt)
+        for prompts in renderer.prompts_by_row(indices):
+            yield encode(prompts)
         return
     if "fork" not in multiprocessing.get_all_start_methods():
         raise ConfigError(
@@ -179,10 +180,10 @@ def _render(items: Iterator[RowWithShots]) -> _Outcome:
     index = -1
     try:
         for index, row, ice_idx in items:
-            for prompt in renderer.render_with_shots(index, row, ice_idx):
-                lines.append(encode(prompt))
-                if prompt.over_limit:
-                    over_limit.append(index)
+            prompts = renderer.render_with_shots(index, row, ice_idx)
+            lines.append(encode(prompts))
+            if any(prompt.over_limit for prompt in prompts):
+                over_limit.append(index)
             done += 1
     except PromptkitError as error:
         return "".join(lines), done, over_limit, (type(error), error.message, error.context)

@@ -38,10 +38,13 @@ from promptkit.layout import ShotLayout, with_system_prompt
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
 from promptkit.meta_templates.controlled import ControlledOutput
+from promptkit.meta_templates.spans import Span
+from promptkit.prompt_tokens import PromptViews, refuse_token_view
 from promptkit.promptlist import PromptList
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
 from promptkit.templates.protocol import ChatMessagesTemplate, Template
+from promptkit.token_view import TokenEncoder, TokenView, token_encoder
 
 __all__ = ["RenderedPrompt", "Renderer"]
 
@@ -95,6 +98,8 @@ class RenderedPrompt:
     escaped_tokens: list[str] | None = None
     #: The run-time overrides and run controls that shaped the prompt, as ``key=value`` lines (``None``: none).
     overrides: list[str] | None = None
+    #: The final input as tokens (``Renderer(tokenizer=...)``): ids, each token's piece, the loss mask, the junction.
+    tokens: TokenView | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -122,6 +127,8 @@ class RenderedPrompt:
             record.update(self.request)
         if self.overrides:
             record["overrides"] = self.overrides
+        if self.tokens is not None:
+            record.update(self.tokens.dump())
         return record
 
 
@@ -135,6 +142,9 @@ class Renderer:
     history of ``infer_mode='every'`` dialogues; :meth:`conversation` is the
     interactive way to the same prompts.  ``controls`` are the run's level of the
     prompt controls (:mod:`promptkit.controls`), over the model's and the dataset's.
+    ``tokenizer`` (a tokenizer.json path, an ``HFTokenizer``, a ``tokenizers`` or transformers fast tokenizer) gives
+    each prompt its token view (``tokens``: :mod:`promptkit.token_view`); a chat
+    API model has none and is refused.
 
     It calls the stages and holds none of them: rows and shots (``promptkit.data``,
     ``promptkit.retrievers``, ``promptkit.shots``), the template, a dialogue's turns
@@ -152,6 +162,7 @@ class Renderer:
         replies: Mapping[int, Sequence[str]] | None = None,
         progress: Progress | None = None,
         controls: Controls | None = None,
+        tokenizer: Any = None,
     ) -> None:
         self.dataset = dataset
         #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.data.progress`); ``None``: no reports.
@@ -216,6 +227,24 @@ class Renderer:
                 self._output = ControlledOutput(self._final_model, self.mode, self.controls, prefill=prefill, gen_prefix=gen_prefix)
         #: Whether test rows are read as they are rendered: the loader can stream, and a row's shots need no other test row.
         self.streaming = isinstance(loader, StreamingDataset) and (dataset.retriever.streams_rows or not self.inferencer.uses_shots)
+        self._encoder: TokenEncoder | None = None
+        if tokenizer is not None:
+            with self._where:
+                refuse_token_view(self._final_model)
+                self._encoder = token_encoder(tokenizer)
+
+    @cached_property
+    def _views(self) -> PromptViews:
+        shots = self._shots
+        return PromptViews(self._final_model, self.mode, shots.pieces if shots is not None else None, self._encoder)
+
+    def spans(self, prompt: RenderedPrompt, row_prompts: Sequence[RenderedPrompt] = ()) -> list[Span]:
+        """Where each piece of ``prompt`` sits in its final input (``row_prompts``: the prompts of its row, which name a
+        string ppl prompt's answer slot); see :mod:`promptkit.meta_templates.spans`."""
+        try:
+            return self._views.spans(prompt, row_prompts)
+        except PromptkitError as error:
+            raise self._where.attach(error, prompt.index, prompt.label) from None
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -366,12 +395,17 @@ class Renderer:
     def prompts(self, indices: Sequence[int] | None = None) -> Iterator[RenderedPrompt]:
         """The prompts of every test row (or of ``indices``), in order, rendered as they are asked for; a streaming
         renderer reads each row as it gets to it. Reports the rows over ``max_seq_len`` at the end (:meth:`report`)."""
+        for prompts in self.prompts_by_row(indices):
+            yield from prompts
+
+    def prompts_by_row(self, indices: Sequence[int] | None = None) -> Iterator[list[RenderedPrompt]]:
+        """As :meth:`prompts`, a test row's prompts at a time (a row's ppl labels, dialogue turns, calibration)."""
         if not self.streaming:
             self.ice_indices  # noqa: B018 (shots picked before rendering starts, with their own progress)
         total = (len(self) if indices is None else len(indices)) if self.progress is not None else None
         with task(f"rendering {self.dataset.abbr}", total, "rows", self.progress) as advance:
             for index, row, ice_idx in self.rows_with_shots(indices):
-                yield from self.render_with_shots(index, row, ice_idx)
+                yield self.render_with_shots(index, row, ice_idx)
                 advance(1)
         self.report()
 
@@ -526,6 +560,8 @@ class Renderer:
                     out.append(self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over))
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
+                if self._encoder is not None:
+                    self._views.add_tokens(out)
                 return out
             request = self._request(row)
             if labels is None:
@@ -553,6 +589,8 @@ class Renderer:
                 label = None
             if guard is not None:
                 self._check_tokens(out, hits)
+            if self._encoder is not None:
+                self._views.add_tokens(out)
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None

@@ -53,6 +53,11 @@ class HFTokenizer:
     def __call__(self, text: str) -> int:
         return len(self._tokenizer.encode(text, add_special_tokens=self.add_special_tokens).ids)
 
+    def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """The token ids of ``text`` and each token's character span in it (the token view, :mod:`promptkit.token_view`)."""
+        encoding = self._tokenizer.encode(text, add_special_tokens=self.add_special_tokens)
+        return encoding.ids, encoding.offsets
+
     def __repr__(self) -> str:
         return f"HFTokenizer(path={str(self.path)!r})"
 

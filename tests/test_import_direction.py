@@ -26,10 +26,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("retrievers", ("retrievers",)),
     ("templates", ("templates", "shots", "layout")),
     ("media", ("media",)),
-    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
+    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting", "token_view")),
     ("inferencers", ("inferencers",)),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue", "parallel", "lint", "diff", "snapshots", "testing")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "lint", "diff", "snapshots", "testing")),
     ("view", ("view",)),
     ("cli", ("cli", "__main__")),
 )

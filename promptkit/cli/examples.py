@@ -28,6 +28,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "render": (
         ("all rows to a file", f"promptkit render {_MMLU} --model {_LLAMA3} --out prompts.jsonl"),
         ("rows 0 to 9 with their spans, to stdout", f"promptkit render {_MMLU} --indices 0-9 --spans | head -1"),
+        ("with token ids, labels and the answer loss mask", f"promptkit render {_MMLU} --model {_LLAMA3} --tokenizer tokenizer.json --tokens --indices 0"),
         ("two models into one file", f"promptkit render {_MMLU} --model {_LLAMA3} --model configs/models/gpt_4o_api.py --out both.jsonl"),
     ),
     "view": (

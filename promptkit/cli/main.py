@@ -28,11 +28,11 @@ from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
-from promptkit.meta_templates import CompletionModel, Model
-from promptkit.meta_templates.spans import find_spans
+from promptkit.meta_templates import Model
 from promptkit.parallel import render_parallel
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.token_counters import HFTokenizer
+from promptkit.token_view import TokenEncoder
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -108,6 +108,12 @@ def _parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="render with N processes (forked; same output, in the same order); shots are picked once, in the parent (default 1)",
+    )
+    render.add_argument(
+        "--tokens",
+        action="store_true",
+        help="add input_ids, each token's piece (token_labels), the answer loss_mask and, for ppl/ll prompts, the junction; "
+        "tokenized with --tokenizer, else the model config's tokenizer (not for chat API models)",
     )
 
     from promptkit.cli import check_template
@@ -358,7 +364,10 @@ def _renderer(
     dataset: DatasetSpec, model: Model | None, args: argparse.Namespace, replies: dict[int, list[str]] | None, progress: Progress | None = None
 ) -> Renderer:
     token_counter = HFTokenizer(args.tokenizer) if args.tokenizer else None
-    renderer = Renderer(dataset, model, token_counter=token_counter, replies=replies, progress=progress, controls=_run_controls(args))
+    tokenizer = _token_view_tokenizer(model, token_counter) if getattr(args, "tokens", False) else None
+    renderer = Renderer(
+        dataset, model, token_counter=token_counter, replies=replies, progress=progress, controls=_run_controls(args), tokenizer=tokenizer
+    )
     if replies:
         total = len(renderer)
         beyond = sorted(index for index in replies if index >= total)
@@ -368,6 +377,20 @@ def _renderer(
                 dataset=dataset.abbr,
             )
     return renderer
+
+
+def _token_view_tokenizer(model: Model | None, given: HFTokenizer | None) -> TokenEncoder:
+    """``--tokens``: the ``--tokenizer`` file, else the model config's ``tokenizer`` (one that gives offsets)."""
+    if given is not None:
+        return given
+    counter = model.token_counter if model is not None else None
+    if isinstance(counter, TokenEncoder):
+        return counter
+    which = f"model {model.abbr!r} has" if model is not None else "no --model is given, so there is"
+    raise ConfigError(
+        f"--tokens needs a tokenizer and {which} none that gives token offsets: pass --tokenizer TOKENIZER_JSON, or set "
+        "tokenizer=dict(type='HFTokenizer', path='.../tokenizer.json') in the model config"
+    )
 
 
 def _terminal_progress(args: argparse.Namespace, transient: bool = False) -> TerminalProgress | None:
@@ -432,16 +455,14 @@ def _write_dataset(
         raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
     renderer.prepare()  # shots picked now, so that their progress is not counted as rendering
 
-    def encode(prompt: RenderedPrompt) -> str:
-        record = prompt.to_record()
-        if args.spans:
-            try:
-                mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
-                spans = find_spans(model or CompletionModel(abbr=None), prompt.intermediate, mode)
-            except PromptkitError as error:
-                raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
-            record["spans"] = [span.dump() for span in spans]
-        return json.dumps(record, ensure_ascii=False) + "\n"
+    def encode(prompts: Sequence[RenderedPrompt]) -> str:
+        lines = []
+        for prompt in prompts:
+            record = prompt.to_record()
+            if args.spans:
+                record["spans"] = [span.dump() for span in renderer.spans(prompt, prompts)]
+            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+        return "".join(lines)
 
     # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).
     for lines in render_parallel(renderer, args.workers, indices, encode):

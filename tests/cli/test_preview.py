@@ -120,14 +120,14 @@ def test_newlines_trailing_spaces_and_wraps_are_marked_at_a_fixed_width(folder):
     lines = plain(shown)
     final = lines.index("prompt: final input (completion strin… ─")
     assert lines[final + 1 : final + 5] == [
-        "text │ Q: alpha beta gamma delta",
-        "     ↪ epsilon zeta eta theta iota",
-        "     ↪ kappa·↵",
-        "     │ A:",
+        "query │ Q: alpha beta gamma delta",
+        "      ↪ epsilon zeta eta theta iota",
+        "      ↪ kappa·↵",
+        "      │ A:",
     ]
     assert lines[3] == "gold: 'yes' (column 'answer')"
     assert " ".join(lines[final + 5 :]) == (
-        "legend: text ↵ newline  · trailing space ↪ continues the line above (no newline there)"
+        "legend: query ↵ newline  · trailing space  ↪ continues the line above (no newline there)"
     )
 
 
@@ -136,7 +136,7 @@ def test_tabs_and_zero_width_characters_are_shown(folder):
     status, shown = on_terminal(["preview", "ds.py", "--dataset", "wrap_gen", "--index", "1", "--quiet"], folder, columns=60)
     lines = plain(shown)
     assert status == 0
-    assert "text │ Q: tab→here and a zero⟨U+200B⟩width space·↵" in lines
+    assert "query │ Q: tab→here and a zero⟨U+200B⟩width space·↵" in lines
     assert "→ tab  ⟨U+…⟩ an invisible character, by code point" in " ".join(lines)
 
 

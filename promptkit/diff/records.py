@@ -19,7 +19,6 @@ from typing import Any
 from promptkit.config import load_datasets, load_models
 from promptkit.errors import ConfigError, DatasetError, MetaTemplateError, PromptkitError
 from promptkit.meta_templates import ChatTemplateModel, CompletionModel, Model
-from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import PromptList, RoleItem
 
@@ -74,15 +73,17 @@ def config_records(
 
 
 def prompt_records(renderer: Renderer, indices: Sequence[int] | None = None, *, spans: bool = True) -> Iterator[Record]:
-    """The records of test rows ``indices`` (default: all) of ``renderer``, each with its ``spans`` unless ``spans=False``."""
+    """The records of test rows ``indices`` (default: all) of ``renderer``, each with its ``spans`` unless ``spans=False``
+    (the spans ``promptkit render --spans`` writes: :meth:`Renderer.spans`)."""
     model = renderer.model or CompletionModel(abbr=None)
-    for prompt in renderer.prompts(indices):
-        record = prompt.to_record()
-        if spans and not _has_parts(prompt) and not _has_markers(prompt.prompt):
-            mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
-            if model.render(prompt.intermediate, mode) == prompt.prompt:  # not when run controls (prefill, thinking) edit it
-                record["spans"] = [span.dump() for span in _spans(model, prompt, mode)]
-        yield record
+    for prompts in renderer.prompts_by_row(indices):
+        for prompt in prompts:
+            record = prompt.to_record()
+            if spans and not _has_parts(prompt) and not _has_markers(prompt.prompt):
+                mode = renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+                if model.render(prompt.intermediate, mode) == prompt.prompt:  # not when run controls (prefill, thinking) edit it
+                    record["spans"] = [span.dump() for span in _spans(renderer, model, prompt, prompts)]
+            yield record
 
 
 def _has_parts(prompt: RenderedPrompt) -> bool:
@@ -96,9 +97,9 @@ def _has_markers(final: Any) -> bool:
     return "\ue000" in text or "\ue001" in text
 
 
-def _spans(model: Model, prompt: RenderedPrompt, mode: str) -> list[Any]:
+def _spans(renderer: Renderer, model: Model, prompt: RenderedPrompt, row: list[RenderedPrompt]) -> list[Any]:
     try:
-        return find_spans(model, prompt.intermediate, mode)
+        return renderer.spans(prompt, row)
     except MetaTemplateError as error:  # the marked copy renders to other text or other messages: the template rewrote it
         raise MetaTemplateError(
             f"the pieces of prompt {prompt_id(prompt.to_record())!r} cannot be placed in its final input: {_rewriter(model)} "

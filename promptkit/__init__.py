@@ -15,7 +15,9 @@ The pipeline, one stage per package::
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
 * ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
 * ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
-  (``promptkit.conversation``: dialogues driven by the model's own replies).
+  (``promptkit.conversation``: dialogues driven by the model's own replies);
+* ``promptkit.engines`` — records as engine inputs (OpenAI Batch API lines, vLLM requests); ``promptkit.generation``:
+  a record's request block; ``promptkit.fingerprints``: its fingerprint and provenance.
 """
 
 from promptkit._sandbox import TemplateLimits
@@ -28,6 +30,7 @@ from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
 from promptkit.diff import DiffReport, RecordSet, diff_records, prompt_records, read_records, report_text
+from promptkit.engines import OpenAIBatch, VLLMRequests
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -37,6 +40,7 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
+from promptkit.fingerprints import fingerprint
 from promptkit.formats import (
     AdapterDataset,
     StandardSampleDataset,
@@ -46,6 +50,7 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
+from promptkit.generation import request_settings
 from promptkit.inferencers import (
     ChatInferencer,
     CLPInferencer,
@@ -136,6 +141,7 @@ __all__ = [
     "Model",
     "MultiTurnGenInferencer",
     "MultiTurnPromptTemplate",
+    "OpenAIBatch",
     "Overrides",
     "PPLInferencer",
     "PPLOnlyInferencer",
@@ -166,6 +172,7 @@ __all__ = [
     "TemplateLimits",
     "TokenView",
     "TopkRetriever",
+    "VLLMRequests",
     "ValidationReport",
     "Violation",
     "VotekRetriever",
@@ -177,6 +184,7 @@ __all__ = [
     "check_snapshot",
     "diff_records",
     "find_spans",
+    "fingerprint",
     "lint",
     "load_datasets",
     "load_models",
@@ -186,6 +194,7 @@ __all__ = [
     "read_records",
     "render_parallel",
     "report_text",
+    "request_settings",
     "to_openai",
     "validate_file",
     "write_snapshot",

@@ -121,6 +121,8 @@ class _Preamble:
 
     def __init__(self, chat: PromptTemplate, preamble: str) -> None:
         self.chat = chat
+        #: The template's source, as provenance hashes it: the chat template's and the text before the shots.
+        self.template = {"chat": chat.template, "preamble": preamble}
         self.kind = chat.kind
         self.ice_token = chat.ice_token
         self.has_ice_slot = chat.has_ice_slot

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,9 @@ from promptkit.data.reader import apply_range
 from promptkit.data.streaming import FileRows
 from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
+from promptkit.fingerprints import Sources, fingerprint
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
+from promptkit.generation import bos_tokens, request_settings
 from promptkit.inferencers import GenInferencer, PPLInferencer
 from promptkit.layout import ShotLayout, with_system_prompt
 from promptkit.media.policy import MediaResolver
@@ -88,8 +90,9 @@ class RenderedPrompt:
     turn: int | None = None
     #: The media parts a completion model's placeholders stand for, in order (multimodal templates only).
     media: list[dict[str, Any]] | None = None
-    #: Fields a chat request carries next to the messages (e.g. ``tools``, ``tool_choice``), from the row.
-    request: dict[str, Any] | None = None
+    #: Fields the record carries at top level, from the inferencer (``continuation``, ``choices``, ``label_spans``,
+    #: ``sc_size``) and the dataset (``tools``, ``tool_choice``: these are also in :attr:`request`).
+    request_fields: dict[str, Any] | None = None
     #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
     truncated: bool = False
     #: Whether the prompt is longer than ``max_seq_len`` even with no shots (written as it is; the record says so).
@@ -100,6 +103,29 @@ class RenderedPrompt:
     overrides: list[str] | None = None
     #: The final input as tokens (``Renderer(tokenizer=...)``): ids, each token's piece, the loss mask, the junction.
     tokens: TokenView | None = None
+    #: The prompt's stable id: ``<dataset>/<reader_cfg.id_column value or index>``, then ``/<label>`` (ppl),
+    #: ``/turn<k>`` (numbered dialogue turns), ``/calib`` (calibration prompts); unique within a dataset's prompts.
+    id: str = ""
+    #: The answer the prompt is scored against: the row's output column (a dialogue turn: that turn's element).
+    gold: Any = None
+    #: What an engine request carries besides the prompt (:mod:`promptkit.generation`): ``model``, ``max_tokens``,
+    #: ``stop``, sampling, ``n``; ``add_special_tokens`` for completion strings; the dataset's ``tools``/``tool_choice``.
+    #: Shared by the prompts of a renderer: read-only.
+    request: Mapping[str, Any] | None = None
+    #: The test row the prompt was rendered from, as loaded (before the control-token guard).
+    row: Row | None = field(default=None, repr=False)
+    #: The hashes the prompts of a renderer share (:class:`~promptkit.fingerprints.Sources`), for :attr:`provenance`.
+    sources: Sources | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fingerprint(self) -> str:
+        """The hash of the final input (and its media), see :mod:`promptkit.fingerprints`."""
+        return fingerprint(self.prompt, self.media)
+
+    @property
+    def provenance(self) -> dict[str, str | None] | None:
+        """Hashes of what the prompt was made from: template, meta template, chat template, tokenizer, shots, row."""
+        return self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -123,10 +149,16 @@ class RenderedPrompt:
             record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
-        if self.request:
-            record.update(self.request)
-        if self.overrides:
-            record["overrides"] = self.overrides
+        if self.request_fields:
+            record.update(self.request_fields)
+        record["id"] = self.id
+        record["gold"] = self.gold
+        record["request"] = dict(self.request) if self.request is not None else None
+        record["fingerprint"] = fingerprint(self.prompt, self.media)
+        provenance: dict[str, Any] | None = self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
+        if self.overrides and provenance is not None:
+            provenance["overrides"] = self.overrides
+        record["provenance"] = provenance
         if self.tokens is not None:
             record.update(self.tokens.dump())
         return record
@@ -232,6 +264,12 @@ class Renderer:
             with self._where:
                 refuse_token_view(self._final_model)
                 self._encoder = token_encoder(tokenizer)
+        with self._where:
+            settings = request_settings(model, self.inferencer)
+        # The request block of a prompt: chat messages', or a completion string's, whose add_special_tokens says whether
+        # the engine should add the tokenizer's BOS (not when the text already starts with it: vLLM would add a second).
+        self._blocks = (settings, {**settings, "add_special_tokens": True}, {**settings, "add_special_tokens": False})
+        self._bos = bos_tokens(self._final_model)
 
     @cached_property
     def _views(self) -> PromptViews:
@@ -542,7 +580,11 @@ class Renderer:
         guard = self._guard
         labels = self.labels if self.inferencer.scores_labels else None
         label: Hashable | None = None
+        source = row
+        output = self.output_column
+        gold = row.get(output) if output is not None else None
         try:
+            base = self._base_id(row, index)
             # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
             hits: tuple[TokenHit, ...] = ()
             if guard is not None:
@@ -557,35 +599,44 @@ class Renderer:
                 for number in numbers:
                     rendered, shots, over = self._fit(row, list(ice_idx), None, (number, replies))
                     turn = number if dialogue.numbered else None
-                    out.append(self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over))
+                    ident = f"{base}/turn{number}" if turn is not None else base
+                    answer = gold[number] if isinstance(gold, (list, tuple)) and number < len(gold) else gold
+                    out.append(
+                        self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over, ident, answer, source, self._blocks)
+                    )
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
                 if self._encoder is not None:
                     self._views.add_tokens(out)
                 return out
-            request = self._request(row)
+            request, blocks = self._request(row)
             if labels is None:
                 rendered, shots, over = self._fit(row, list(ice_idx), None)
-                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
+                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over, base, gold, source, blocks)]
             else:
                 # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
+                label_ids = self._label_ids
                 shots = list(ice_idx)
                 out = []
                 for label in labels:
                     rendered, shots, over = self._fit(row, shots, label)
-                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over))
+                    ident = f"{base}/{label_ids[label]}"
+                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over, ident, gold, source, blocks))
                 if len(shots) < len(ice_idx):
                     # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
                     for k, prompt in enumerate(out):
                         if len(prompt.ice_idx) != len(shots):
                             label = prompt.label
-                            out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)
+                            rendered = self._render_once(row, shots, label)
+                            out[k] = self._prompt(index, "ppl", rendered, shots, label, None, request, True, prompt.over_limit, prompt.id, gold, source, blocks)
                 label = None
             calib = self._calib_row(row) if self._calib_row is not None else None
             if calib is not None:
                 # The row's unconditioned form, with the same shots (one per label in ppl mode).
                 for label in labels if labels is not None else (None,):
-                    out.append(self._prompt(index, "calib", self._render_once(calib, shots, label), shots, label, None, request, False, False))
+                    ident = f"{base}/calib" if label is None else f"{base}/calib/{self._label_ids[label]}"
+                    rendered = self._render_once(calib, shots, label)
+                    out.append(self._prompt(index, "calib", rendered, shots, label, None, request, False, False, ident, gold, source, blocks))
                 label = None
             if guard is not None:
                 self._check_tokens(out, hits)
@@ -595,13 +646,65 @@ class Renderer:
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None
 
-    def _request(self, row: Row) -> dict[str, Any] | None:
-        """What the row's requests carry besides the prompt: the inferencer's fields, then the dataset's."""
+    def _request(self, row: Row) -> tuple[dict[str, Any] | None, tuple[Mapping[str, Any], ...]]:
+        """What the row's records carry besides the prompt (the inferencer's fields, then the dataset's), and the row's
+        request blocks (chat, completion with and without the tokenizer's special tokens: the dataset's fields added)."""
         fields = self.inferencer.request_fields(row, self.test_rows)
         if self._request_fields is None:
-            return fields
+            return fields, self._blocks
         dataset = self._request_fields(row, self._final_model.kind)
-        return dataset if fields is None else {**fields, **(dataset or {})}
+        if not dataset:
+            return fields, self._blocks
+        return {**(fields or {}), **dataset}, tuple({**block, **dataset} for block in self._blocks)
+
+    @cached_property
+    def _sources(self) -> Sources:
+        return Sources(self.template, self.dataset.ice_template, self.model)
+
+    @cached_property
+    def _row_ids(self) -> list[str] | None:
+        """Each test row's id from ``reader_cfg.id_column`` (checked present and unique), or ``None`` without one."""
+        column = self.dataset.reader.id_column
+        if column is None:
+            return None
+        seen: dict[str, int] = {}
+        with self._where:
+            for index, row in enumerate(self.test_rows):
+                if column not in row:
+                    raise DatasetError(
+                        f"reader_cfg.id_column {column!r} is missing from test row {index}; the row has {sorted(row)}", row=index, key=column
+                    )
+                value = str(row[column])
+                if value in seen:
+                    raise DatasetError(
+                        f"reader_cfg.id_column {column!r}: test rows {seen[value]} and {index} have the same id {value!r}; "
+                        "ids must be unique (fix the data, or drop id_column to number prompts by index)",
+                        row=index,
+                        key=column,
+                    )
+                seen[value] = index
+        return [f"{self.dataset.abbr}/{value}" for value in seen]
+
+    def _base_id(self, row: Row, index: int) -> str:
+        ids = self._row_ids
+        if ids is None:
+            return f"{self.dataset.abbr}/{index}"
+        if index >= 0:
+            return ids[index]
+        column = self.dataset.reader.id_column
+        assert column is not None  # ids are None without it
+        if column not in row:
+            raise DatasetError(f"reader_cfg.id_column {column!r} is missing from the given row; the row has {sorted(row)}", key=column)
+        return f"{self.dataset.abbr}/{row[column]}"
+
+    @cached_property
+    def _label_ids(self) -> dict[Hashable, str]:
+        """Each candidate label as it appears in ids: ``str(label)``, or ``repr`` when two labels would read the same."""
+        labels = self.labels
+        texts = [str(label) for label in labels]
+        if len(set(texts)) < len(texts):
+            texts = [repr(label) for label in labels]
+        return dict(zip(labels, texts, strict=True))
 
     def _prompt(
         self,
@@ -614,6 +717,10 @@ class Renderer:
         request: dict[str, Any] | None,
         truncated: bool,
         over_limit: bool,
+        ident: str,
+        gold: Any,
+        row: Row,
+        blocks: tuple[Mapping[str, Any], ...],
     ) -> RenderedPrompt:
         """The one place a :class:`RenderedPrompt` is built; a test row over ``max_seq_len`` is noted for :meth:`report`.
 
@@ -624,6 +731,12 @@ class Renderer:
         prompt = RenderedPrompt(
             dataset=self.dataset.abbr, model=self._model_abbr, index=index, mode=mode, prompt=final, ice_idx=shots, intermediate=intermediate
         )
+        prompt.id = ident
+        prompt.gold = gold
+        prompt.row = row
+        prompt.sources = self._sources
+        # A completion string that starts with the tokenizer's BOS must not get a second one.
+        prompt.request = blocks[0] if type(final) is not str else blocks[2] if final.startswith(self._bos) else blocks[1]
         if label is not None:
             prompt.label = label
         if turn is not None:
@@ -635,7 +748,7 @@ class Renderer:
             if extra:
                 request = {**request, **extra} if request else extra
         if request is not None:
-            prompt.request = request
+            prompt.request_fields = request
         if self._overrides is not None:
             prompt.overrides = self._overrides
         if truncated:

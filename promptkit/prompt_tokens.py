@@ -62,5 +62,5 @@ class PromptViews:
 
     @staticmethod
     def _continuation(prompt: RenderedPrompt) -> str | None:
-        value = prompt.request.get("continuation") if prompt.request else None
+        value = prompt.request_fields.get("continuation") if prompt.request_fields else None
         return value if isinstance(value, str) else None

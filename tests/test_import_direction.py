@@ -21,15 +21,15 @@ DOCS = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 #: (layer name, its units), lowest first.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_sandbox", "control_tokens", "messages", "controls")),
+    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_sandbox", "control_tokens", "messages", "controls", "fingerprints")),
     ("data", ("data", "formats")),
     ("retrievers", ("retrievers",)),
     ("templates", ("templates", "shots", "layout")),
     ("media", ("media",)),
     ("models", ("meta_templates", "chat_templates", "token_counters", "fitting", "token_view")),
-    ("inferencers", ("inferencers",)),
+    ("inferencers", ("inferencers", "generation")),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "lint", "diff", "snapshots", "testing")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "engines", "lint", "diff", "snapshots", "testing")),
     ("view", ("view",)),
     ("cli", ("cli", "__main__")),
 )

@@ -62,7 +62,14 @@ def test_ppl_one_prompt_per_label_in_template_order(make_renderer):
     )
     prompts = list(make_renderer(ROWS[:2], infer))
     assert [(p.index, p.label, p.prompt) for p in prompts] == [(0, "B", "q0 -> B"), (0, "A", "q0 -> A"), (1, "B", "q1 -> B"), (1, "A", "q1 -> A")]
-    assert prompts[0].to_record() == {"dataset": "demo", "model": None, "index": 0, "mode": "ppl", "prompt": "q0 -> B", "ice_idx": [], "n_shots": 0, "truncated": False, "label": "B"}
+    assert prompts[0].to_record() == {
+        "dataset": "demo", "model": None, "index": 0, "mode": "ppl", "prompt": "q0 -> B", "ice_idx": [], "n_shots": 0, "truncated": False, "label": "B",
+        "id": "demo/0/B", "gold": "a0", "request": {"model": None, "add_special_tokens": True}, "fingerprint": "sha256:e58d327fb77e1593",
+        "provenance": {
+            "template": "sha256:091f8bbb30a9fe49", "meta_template": None, "chat_template": None, "tokenizer": None,
+            "shots": "sha256:4f53cda18c2baa0c", "row": "sha256:35fd1c86f9336964",
+        },
+    }
 
 
 def test_ppl_label_ice_template_uses_each_shots_gold_label(make_renderer):

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext, redirect_stdout
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
 from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
@@ -26,6 +26,7 @@ from promptkit.controls import SHOT_LAYOUTS, Controls
 from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress
+from promptkit.engines import ENGINE_FORMATS, EngineFormat, engine_format
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
 from promptkit.meta_templates import Model
@@ -114,6 +115,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="add input_ids, each token's piece (token_labels), the answer loss_mask and, for ppl/ll prompts, the junction; "
         "tokenized with --tokenizer, else the model config's tokenizer (not for chat API models)",
+    )
+    render.add_argument(
+        "--as",
+        dest="as_format",
+        choices=("records", *ENGINE_FORMATS),
+        default="records",
+        help="what each line is: the render record (default), a line of an OpenAI Batch API file, or the arguments of "
+        "vLLM's LLM.generate/LLM.chat (docs/cli.md shows both)",
     )
 
     from promptkit.cli import check_template
@@ -428,15 +437,22 @@ def _write_records(
     On stdout a dataset whose rows cannot be read is reported and the others are still rendered; ``--out`` is all
     or nothing, so there the first such error ends the run.
     """
+    if args.spans and args.as_format != "records":
+        raise ConfigError(f"--spans adds to the render records; it does not combine with --as {args.as_format}")
+    writer = engine_format(args.as_format) if args.as_format != "records" else None
     failed = 0
     for dataset, model in _pairs(datasets, models):
         try:
-            _write_dataset(args, dataset, model, replies, out, progress)
+            _write_dataset(args, dataset, model, replies, out, progress, writer)
         except DatasetError as error:
             if args.debug or args.out is not None:
                 raise
             _say(f"promptkit: error: {error}")
             failed += 1
+    if writer is not None and writer.dropped:
+        logging.getLogger("promptkit.engines").warning(
+            "--as %s: %s not taken by the target API; left out of every line", args.as_format, ", ".join(writer.dropped)
+        )
     return failed
 
 
@@ -447,6 +463,7 @@ def _write_dataset(
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
     progress: Progress | None,
+    writer: EngineFormat | None = None,
 ) -> None:
     renderer = _renderer(dataset, model, args, replies, progress)
     try:
@@ -454,10 +471,21 @@ def _write_dataset(
     except PromptkitError as error:
         raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
     renderer.prepare()  # shots picked now, so that their progress is not counted as rendering
+    lines_writer = writer
+    if writer is not None and args.workers > 1:
+        # Each worker writes with its own copy of a fresh writer (a dataset's ids never repeat within it); the file's
+        # writer sees the first row here: a dataset written twice repeats its ids, and the parameters left out are
+        # those of every prompt (a renderer's request block is one).
+        lines_writer = engine_format(args.as_format)
+        for prompt in renderer.render(indices[0] if indices else 0):
+            _engine_line(args, writer, prompt)
 
     def encode(prompts: Sequence[RenderedPrompt]) -> str:
         lines = []
         for prompt in prompts:
+            if lines_writer is not None:
+                lines.append(json.dumps(_engine_line(args, lines_writer, prompt), ensure_ascii=False) + "\n")
+                continue
             record = prompt.to_record()
             if args.spans:
                 record["spans"] = [span.dump() for span in renderer.spans(prompt, prompts)]
@@ -467,6 +495,14 @@ def _write_dataset(
     # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).
     for lines in render_parallel(renderer, args.workers, indices, encode):
         out.write(lines)
+
+
+def _engine_line(args: argparse.Namespace, writer: EngineFormat, prompt: RenderedPrompt) -> dict[str, Any]:
+    """``prompt``'s line for the engine of ``--as``; an error names where the prompt is from."""
+    try:
+        return writer.line(prompt)
+    except PromptkitError as error:
+        raise error.add_context(config=args.dataset_config, dataset=prompt.dataset, model=prompt.model, row=prompt.index) from None
 
 
 def _preview(args: argparse.Namespace) -> int:

@@ -178,6 +178,8 @@ class ChatTemplateModel(Model):
             )
         if system_role not in SYSTEM_ROLE_POLICIES:
             raise ConfigError(f"system_role must be one of {list(SYSTEM_ROLE_POLICIES)} (got {system_role!r})", key="system_role")
+        #: The model folder (or the served name) the config gives: the engine-facing name of the model.
+        self.path = path
         self.template_limits = TemplateLimits.of(template_limits)
         self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path, self.template_limits)
         self.chat_template_name = chat_template_name

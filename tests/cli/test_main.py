@@ -47,13 +47,19 @@ def records(capsys) -> list[dict]:
 
 
 def test_render_writes_the_documented_records(configs, capsys):
-    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx, n_shots, truncated (+ label in ppl)."""
+    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx, n_shots, truncated (+ label in ppl),
+    then id, gold, request, fingerprint and provenance."""
     dataset, model = configs
     assert main(["render", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--indices", "1-2"]) == 0
     out = records(capsys)
     assert out[0] == {
         "dataset": "qa_gen", "model": "tiny-chat", "index": 1, "mode": "gen",
         "prompt": "<u>Q: 1+1</u><b>A: 2</b><u>Q: 2+2</u><b>", "ice_idx": [0], "n_shots": 1, "truncated": False,
+        "id": "qa_gen/1", "gold": "4", "request": {"model": None, "add_special_tokens": True}, "fingerprint": "sha256:c34530694f61c7c4",
+        "provenance": {
+            "template": "sha256:f886a43bb20a1c5f", "meta_template": "sha256:0aab54afa13c6a01", "chat_template": None, "tokenizer": None,
+            "shots": "sha256:d0bca111f8628137", "row": "sha256:8bbbe307ef6926ee",
+        },
     }
     assert [r["index"] for r in out] == [1, 2, 1, 2] and [r["model"] for r in out] == ["tiny-chat"] * 2 + ["api"] * 2
     assert out[2]["prompt"] == [

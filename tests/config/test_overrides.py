@@ -22,8 +22,8 @@ def test_set_changes_the_prompt_and_is_recorded():
     """A dotted key edits the entry before it is built; the spec and each record list it."""
     record = first_record(["infer_cfg.retriever.ice_separator='\\n---\\n'", "infer_cfg.inferencer.gen_prefix=The answer:"])
     assert record["prompt"] == "Solve the following questions.\n2+2=?\n4\n---\n3+3=?\n6\n1+1=?\nThe answer:"
-    assert record["overrides"] == ["infer_cfg.retriever.ice_separator='\\n---\\n'", "infer_cfg.inferencer.gen_prefix='The answer:'"]
-    assert "overrides" not in Renderer(load_datasets(STRING)[0]).render(0)[0].to_record()
+    assert record["provenance"]["overrides"] == ["infer_cfg.retriever.ice_separator='\\n---\\n'", "infer_cfg.inferencer.gen_prefix='The answer:'"]
+    assert "overrides" not in Renderer(load_datasets(STRING)[0]).render(0)[0].to_record()["provenance"]
 
 
 def test_list_items_are_indexed_by_number():
@@ -37,7 +37,7 @@ def test_num_fewshot_cuts_fix_id_list():
     """--num-fewshot K keeps the first K ids of a FixKRetriever."""
     record = first_record(Overrides(num_fewshot=1))
     assert record["prompt"] == "Solve the following questions.\n2+2=?\n4\n1+1=?\n"
-    assert record["overrides"] == ["num_fewshot=1"]
+    assert record["provenance"]["overrides"] == ["num_fewshot=1"]
 
 
 def test_num_fewshot_sets_ice_num():

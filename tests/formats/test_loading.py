@@ -145,7 +145,7 @@ def test_tools_are_request_fields_of_chat_records_only(render_records):
     chat = render_records("StandardSampleDataset", [record], GPT4O).render(0)[0]
     assert chat.to_record()["tool_choice"] == {"type": "function", "function": {"name": "f"}}
     bare = render_records("StandardSampleDataset", [record]).render(0)[0]
-    assert "tools" not in bare.to_record() and bare.request is None
+    assert "tools" not in bare.to_record() and bare.request_fields is None
 
 
 def test_import_promptkit_does_not_compile_the_format_schemas():

@@ -125,7 +125,7 @@ def test_api_chat_records_carry_chat_template_kwargs():
     model = ChatModel(chat_template_kwargs=dict(reasoning_effort="low"))
     record = records(model, controls=Controls(thinking=False))[0]
     assert record["chat_template_kwargs"] == {"reasoning_effort": "low", "enable_thinking": False}
-    assert record["overrides"] == ["thinking=False"]
+    assert record["provenance"]["overrides"] == ["thinking=False"]
     assert "chat_template_kwargs" not in records(ChatModel())[0]
 
 

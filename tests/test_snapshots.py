@@ -143,7 +143,7 @@ def test_a_chat_template_changed_under_the_same_name_fails_the_check(project, ca
     status, out, _ = snapshot(capsys, "check", "snap")
     assert status == 1
     assert out.splitlines()[2:5] == [
-        "sums/0: meta-template wrapper (6 places)",
+        "sums/0: meta-template wrapper (6 places) (inputs changed: chat_template, tokenizer)",
         "  meta-template wrapper before system prompt: [-<user>-]{+<|user|>+}",
         "  meta-template wrapper before shot 0 answer: ↵↵[-<assistant>-]{+<|assistant|>+}",
     ]

@@ -20,22 +20,23 @@ def run(capsys, *argv: object) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize(
-    ("variant", "lines"),
+    ("variant", "lines", "inputs"),
     [
-        ("system", ["system prompt: Answer with a number{+ only+}."] * 2),
-        ("shot_answer", ["shot 1 answer: [-6-]{+six+}"] * 2),
-        ("query", ["query: [-Q-]{+Question+}: 1+1?", "query: [-Q-]{+Question+}: 5+5?"]),
+        ("system", ["system prompt: Answer with a number{+ only+}."] * 2, " (inputs changed: template)"),
+        ("shot_answer", ["shot 1 answer: [-6-]{+six+}"] * 2, ""),  # the same shot ids, so the same provenance
+        ("query", ["query: [-Q-]{+Question+}: 1+1?", "query: [-Q-]{+Question+}: 5+5?"], " (inputs changed: template)"),
     ],
 )
-def test_configs_that_differ_in_one_piece_report_exactly_that_piece(capsys, variant, lines):
-    """Base against a config with another system prompt / shot answer / query: that piece, in both prompts, and exit 1."""
+def test_configs_that_differ_in_one_piece_report_exactly_that_piece(capsys, variant, lines, inputs):
+    """Base against a config with another system prompt / shot answer / query: that piece, in both prompts (with the
+    provenance entry that changed), and exit 1."""
     status, out, _ = run(capsys, BASE, CONFIGS / f"{variant}.py", "--model", MODEL)
     label = lines[0].split(":")[0]
     kind = {"shot 1 answer": "shot answer"}.get(label, label)
     assert status == 1
     assert out == (
         f"--- A: {BASE} with {MODEL}\n+++ B: {CONFIGS / variant}.py with {MODEL}\n"
-        f"sums/0: {label}\n  {lines[0]}\nsums/1: {label}\n  {lines[1]}\n"
+        f"sums/0: {label}{inputs}\n  {lines[0]}\nsums/1: {label}{inputs}\n  {lines[1]}\n"
         f"2 prompts compared: 0 identical, 2 changed ({kind} 2)\n"
     )
 
@@ -46,7 +47,7 @@ def test_two_models_that_differ_in_the_wrapper_report_only_the_wrapper(capsys):
     assert status == 1
     assert out == (
         f"--- A: {MODEL}\n+++ B: {CONFIGS / 'model_wrapper.py'}\n"
-        "sums/0: meta-template wrapper (3 places)\n"
+        "sums/0: meta-template wrapper (3 places) (inputs changed: meta_template)\n"
         "  meta-template wrapper before shot 0: </sys>↵[-<u>-]{+<user>+}\n"
         "  meta-template wrapper before shot 1: </a>↵[-<u>-]{+<user>+}\n"
         "  meta-template wrapper before query: </a>↵[-<u>-]{+<user>+}\n"
@@ -89,7 +90,7 @@ def test_render_files_without_spans_are_compared_whole(tmp_path, capsys):
     status, out, _ = run(capsys, a, b)
     assert status == 1
     assert out.splitlines()[2:] == [
-        "sums/0: final input",
+        "sums/0: final input (inputs changed: template)",
         "  (compared whole: no spans in A and B (render with --spans))",
         "  final input: <s><sys>Answer with a number{+ only+}.</sys>↵<u>Q: 2+2?</u>↵<a>4</a…",
         "1 prompt compared: 0 identical, 1 changed (final input 1)",
@@ -135,7 +136,7 @@ def test_a_template_that_rewrites_the_text_is_named(capsys):
         "input: its chat template rewrites their text (beyond trimming its ends); compare the final inputs whole with --no-spans\n",
     )
     status, out, _ = run(capsys, BASE, "--model", MODEL, "--model", CONFIGS / "model_rewrites.py", "--no-spans", "--indices", "0")
-    assert status == 1 and "sums/0: final input\n" in out
+    assert status == 1 and "sums/0: final input (inputs changed: meta_template, chat_template)\n" in out
 
 
 def test_a_span_outside_its_prompt_is_one_line(tmp_path, capsys):

@@ -29,6 +29,7 @@ from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
+from promptkit.diff import DiffReport, RecordSet, diff_records, prompt_records, read_records, report_text
 from promptkit.engines import OpenAIBatch, VLLMRequests
 from promptkit.errors import (
     ConfigError,
@@ -87,8 +88,10 @@ from promptkit.retrievers import (
     ZeroRetriever,
 )
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
+from promptkit.snapshots import check_snapshot, write_snapshot
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.testing import assert_prompts_match
 from promptkit.token_counters import HFTokenizer
 from promptkit.token_view import Junction, TokenView
 from promptkit.view import HtmlView
@@ -111,6 +114,7 @@ __all__ = [
     "DPPRetriever",
     "DatasetError",
     "DatasetSpec",
+    "DiffReport",
     "EmbeddedShotsRetriever",
     "Finding",
     "FixKRetriever",
@@ -149,6 +153,7 @@ __all__ = [
     "RandomRetriever",
     "RawPromptTemplate",
     "ReaderConfig",
+    "RecordSet",
     "RenderedPrompt",
     "Renderer",
     "Retriever",
@@ -173,8 +178,11 @@ __all__ = [
     "VotekRetriever",
     "XpertFormatDataset",
     "ZeroRetriever",
+    "assert_prompts_match",
     "build_dataset",
     "build_model",
+    "check_snapshot",
+    "diff_records",
     "find_spans",
     "fingerprint",
     "lint",
@@ -182,8 +190,12 @@ __all__ = [
     "load_models",
     "load_replies",
     "open_reader",
+    "prompt_records",
+    "read_records",
     "render_parallel",
+    "report_text",
     "request_settings",
     "to_openai",
     "validate_file",
+    "write_snapshot",
 ]

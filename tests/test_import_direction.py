@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("models", ("meta_templates", "chat_templates", "token_counters", "fitting", "token_view")),
     ("inferencers", ("inferencers", "generation")),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "engines", "lint")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "engines", "lint", "diff", "snapshots", "testing")),
     ("view", ("view",)),
     ("cli", ("cli", "__main__", "integrations")),
 )

@@ -49,6 +49,21 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("the first divergence on a dataset's first 3 rows (exit 1)", f"promptkit check-template {_LLAMA31_META} {_MMLU} --count 3"),
         ("a model's control tokens", "promptkit check-template configs/models/qwen2_5_7b_instruct.py --tokens"),
     ),
+    "diff": (
+        (
+            "two models on one dataset's first rows: which pieces differ",
+            f"promptkit diff {_MMLU} --model {_LLAMA3} --model configs/models/qwen2_5_7b_instruct.py --indices 0-2",
+        ),
+        (
+            "a meta template against the chat template it imitates (exit 1 when they differ)",
+            f"promptkit diff {_MMLU} --model configs/models/chat_template/llama3_1_8b_instruct.py --model {_LLAMA31_META} --indices 0",
+        ),
+        ("two render outputs (written with --spans), and the browser view", "promptkit diff before.jsonl after.jsonl --html diff.html"),
+    ),
+    "snapshot": (
+        ("pin a config's prompts for a model", f"promptkit snapshot write prompt_snapshot {_MMLU} --model {_LLAMA3}"),
+        ("render them again: exit 1 with the diff when one changed", "promptkit snapshot check prompt_snapshot"),
+    ),
     "validate": (
         ("check a data file of the standard format", "promptkit validate configs/datasets/standard_sample_demo/data/samples.jsonl --format standard"),
         ("report bad records but exit 0", "promptkit validate configs/datasets/xpert_demo/data/xpert_bad.jsonl --format xpert --allow-bad"),

@@ -135,6 +135,10 @@ def _parser() -> argparse.ArgumentParser:
     from promptkit.cli import lint
 
     lint.add_parser(commands)
+    from promptkit.cli import diff, snapshot
+
+    diff.add_parser(commands)
+    snapshot.add_parser(commands)
     return parser
 
 
@@ -257,6 +261,14 @@ def _command(args: argparse.Namespace) -> int:
         from promptkit.cli.lint import run as run_lint
 
         return run_lint(args)
+    if args.command == "diff":
+        from promptkit.cli.diff import run as run_diff
+
+        return run_diff(args)
+    if args.command == "snapshot":
+        from promptkit.cli.snapshot import run as run_snapshot
+
+        return run_snapshot(args)
     return _render(args)
 
 

@@ -5,16 +5,18 @@
 For each row count the rows are generated into a temporary folder (one JSON
 Lines file, used as both splits: FixK's shots are rows 0-4 of it), and each
 workload is rendered by each column's command in a fresh process, writing
-``--out`` to the same folder.  A run is measured from outside: wall time, and
-peak memory as the largest resident set of any process of the run (the
-``ru_maxrss`` of a wrapper's children: the CLI and its workers), and the CPU
-time of all of them (on a loaded machine wall time says little; CPU time
-shows what the workers add).  The line index cache goes to the temporary
-folder too.
+``--out`` to the same folder.  A run is measured from outside: wall time, the
+CPU time of its processes (on a loaded machine wall time says little; CPU time
+shows what the workers add), and peak memory as the largest sum of the resident
+sets of its process tree, sampled every 0.1 s from /proc (Linux): the CLI and
+its workers, or Ray's driver, raylet, object store and workers.  The line index
+cache goes to the temporary folder too.
 
 Columns are commands (:data:`COLUMNS`): a function from the run's config and
-output file to an argv; another engine (e.g. Ray Data on a local instance) is
-one more entry.  The closing note says what the ratio 1M / 100k of peak memory is
+output file to an argv.  "Ray (local)" is ``benchmarks/scale_ray.py``: the same
+render through ``promptkit.integrations.ray`` on a local Ray instance (its
+start-up included; the CPU column there counts only the processes the run
+waited for, so Ray's own daemons are left out of it).  The closing note says what the ratio 1M / 100k of peak memory is
 (the streaming target is 1.3 or less).
 """
 
@@ -27,6 +29,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,8 +74,13 @@ def cli(workers: int) -> Callable[[Run], list[str]]:
     return argv
 
 
+def ray_local(run: Run) -> list[str]:
+    """The same render on Ray Data, on a local instance (benchmarks/scale_ray.py)."""
+    return [sys.executable, str(Path(__file__).with_name("scale_ray.py")), str(run.config), str(run.model or ""), str(run.out)]
+
+
 #: Column name -> the command of one run.
-COLUMNS: dict[str, Callable[[Run], list[str]]] = {"1 worker": cli(1), "2 workers": cli(2)}
+COLUMNS: dict[str, Callable[[Run], list[str]]] = {"1 worker": cli(1), "2 workers": cli(2), "Ray (local)": ray_local}
 
 _WORDS = ["the", "of", "a", "model", "answer", "question", "energy", "cell", "river", "number", "light", "value", "system", "function", "market", "theory"]
 
@@ -87,23 +95,52 @@ def write_rows(path: Path, count: int, seed: int = 0) -> None:
             handle.write(json.dumps(row) + "\n")
 
 
-# Runs the command and prints its wall time and the peak RSS (KiB) of its processes; resource is per-process.
+# Runs the command and prints its exit status, wall time and the CPU time of the processes it waited for.
 _MEASURE = """
 import resource, subprocess, sys, time
 start = time.perf_counter()
 status = subprocess.run(sys.argv[1:]).returncode
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(status, time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+print(status, time.perf_counter() - start, usage.ru_utime + usage.ru_stime)
 """
+_PAGE_MIB = os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def measure(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
-    """(wall seconds, CPU seconds of all its processes, peak MiB) of one run; a failed run is an error."""
-    result = subprocess.run([sys.executable, "-c", _MEASURE, *argv], capture_output=True, text=True, env=env)
-    status, seconds, cpu, kib = result.stdout.split()
+    """(wall seconds, CPU seconds, peak MiB of the process tree) of one run; a failed run is an error."""
+    process = subprocess.Popen([sys.executable, "-c", _MEASURE, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    peak = 0.0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss(process.pid))
+        time.sleep(0.1)
+    out, err = process.communicate()
+    status, seconds, cpu = out.split()
     if status != "0":
-        raise SystemExit(f"run failed ({' '.join(argv)}):\n{result.stderr}")
-    return float(seconds), float(cpu), int(kib) / 1024
+        raise SystemExit(f"run failed ({' '.join(argv)}):\n{err}")
+    return float(seconds), float(cpu), peak
+
+
+def _tree_rss(root: int) -> float:
+    """Summed resident set (MiB) of ``root`` and its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            with open(f"/proc/{pid}/statm") as statm:
+                total += int(statm.read().split()[1]) * _PAGE_MIB
+        except OSError:
+            continue
+        stack.extend(children.get(pid, ()))
+    return total
 
 
 def main() -> None:

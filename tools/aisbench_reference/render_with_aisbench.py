@@ -36,8 +36,10 @@ import datasets
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from reference_rows import RowsError, load_jsonl, write_jsonl  # noqa: E402  (tools/, shared with the other harness)
+from ais_bench.benchmark.datasets import BFCLDataset
 from ais_bench.benchmark.datasets.base import BaseDataset
 from ais_bench.benchmark.models import APITemplateParser
+from ais_bench.benchmark.openicl.icl_inferencer import BFCLV3FunctionCallInferencer
 # Registers LMMGenInferencer, which the icl_inferencer package does not import.
 from ais_bench.benchmark.openicl.icl_inferencer import icl_lmm_gen_inferencer  # noqa: F401,E402
 from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS
@@ -155,13 +157,41 @@ class ReferenceJsonlDataset(BaseDataset):
         return load_jsonl(path)
 
 
-def build_dataset(ds_cfg: dict, base_dir: str) -> ReferenceJsonlDataset:
+def build_dataset(ds_cfg: dict, base_dir: str, bfcl_dir: str | None = None) -> BaseDataset:
     path = ds_cfg.get('path')
     if not isinstance(path, str):
         raise HarnessError(f'dataset path must be a JSONL file name, got {path!r}')
+    if bfcl_dir is not None:
+        return build_bfcl_dataset(ds_cfg, os.path.join(base_dir, path), bfcl_dir)
     return ReferenceJsonlDataset(reader_cfg=dict(ds_cfg.get('reader_cfg', {})),
                                  abbr=ds_cfg.get('abbr', 'dataset'),
                                  path=os.path.join(base_dir, path))
+
+
+def build_bfcl_dataset(ds_cfg: dict, path: str, bfcl_dir: str) -> BaseDataset:
+    """AISBench's own ``BFCLDataset`` over one JSONL file of BFCL rows (with their ``ground_truth``).
+
+    *Harness*: BFCL keeps questions and answers in two files
+    (``BFCL_v3_<category>.json`` and ``possible_answer/BFCL_v3_<category>.json``);
+    the rows are split into that layout under ``bfcl_dir``, the category being
+    the row ids' prefix (``simple_0`` -> ``simple``), as AISBench's inferencer
+    reads it.  ``BFCLDataset.load`` (AISBench) then reads them back, joins the
+    answers, JSON-encodes ``question``/``function``/``ground_truth`` and adds
+    ``subdivision`` and ``idx`` like any AISBench dataset.
+    """
+    with open(path, encoding='utf-8') as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    categories = {row['id'].rsplit('_', 1)[0] for row in rows}
+    if len(categories) != 1:
+        raise HarnessError(f'{path}: BFCL rows of one category per file, got {sorted(categories)}')
+    category = categories.pop()
+    os.makedirs(os.path.join(bfcl_dir, 'possible_answer'), exist_ok=True)
+    for name, keep in ((f'BFCL_v3_{category}.json', lambda row: {k: v for k, v in row.items() if k != 'ground_truth'}),
+                       (f'possible_answer/BFCL_v3_{category}.json', lambda row: {'id': row['id'], 'ground_truth': row['ground_truth']})):
+        with open(os.path.join(bfcl_dir, name), 'w', encoding='utf-8') as handle:
+            handle.writelines(json.dumps(keep(row), ensure_ascii=False) + '\n' for row in rows)
+    return BFCLDataset(reader_cfg=dict(ds_cfg.get('reader_cfg', {})), abbr=ds_cfg.get('abbr', 'dataset'),
+                       path=bfcl_dir, category=category)
 
 
 # --------------------------------------------------------------------------
@@ -211,7 +241,10 @@ class ScriptedServer:
         # Chat: the messages with 'role' first for readability (key order carries no meaning).
         prompt = ([{'role': m['role'], **m} for m in request_body['messages']]
                   if self.kind == 'chat' else request_body['prompt'])
-        self.requests.append(dict(index=self.row, turn=turn, prompt=prompt))
+        request = dict(index=self.row, turn=turn, prompt=prompt)
+        if 'tools' in request_body:  # BFCL's function-calling path sends them
+            request['tools'] = request_body['tools']
+        self.requests.append(request)
         if self.replies is None:
             reply = f'<reply {self.row}.{turn}>'
         elif (self.row, turn) in self.replies:
@@ -263,10 +296,13 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
     infer_cfg = ds_cfg['infer_cfg']
     inferencer_cfg = _with_short_type(infer_cfg['inferencer'])
     multi_turn = inferencer_cfg['type'] == 'MultiTurnGenInferencer'
+    bfcl = inferencer_cfg['type'] == 'BFCLV3FunctionCallInferencer'
     if multi_turn and inferencer_cfg.get('infer_mode', 'every') == 'every' and replies is None:
         raise HarnessError(f'{ds_cfg.get("abbr")}: infer_mode every needs --replies')
 
-    dataset = build_dataset(ds_cfg, base_dir)
+    bfcl_dir = tempfile.TemporaryDirectory()
+    dataset = build_dataset(ds_cfg, base_dir, bfcl_dir.name if bfcl else None)
+    bfcl_dir.cleanup()
     retriever = ICL_RETRIEVERS.build({
         **_with_short_type(infer_cfg['retriever']),
         'dataset': dataset,
@@ -276,9 +312,16 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
     with tempfile.TemporaryDirectory() as out_dir:
         # The inferencer builds the model from model_cfg (build_model_from_cfg)
         # and owns a janus queue, so it must be created inside the event loop.
-        inferencer = ICL_INFERENCERS.build({
-            **inferencer_cfg, 'model_cfg': model.model_cfg,
-            'output_json_filepath': out_dir})
+        if bfcl:
+            # AISBench registers this class in MODELS, not ICL_INFERENCERS (its own configs pass
+            # the class itself), so it is built directly; returns_tool_calls=True selects its
+            # function-calling path, the one whose requests carry the tools.
+            inferencer = BFCLV3FunctionCallInferencer(
+                **{k: v for k, v in inferencer_cfg.items() if k != 'type'},
+                model_cfg={**model.model_cfg, 'returns_tool_calls': True}, output_json_filepath=out_dir)
+        else:
+            inferencer = ICL_INFERENCERS.build({
+                **inferencer_cfg, 'model_cfg': model.model_cfg, 'output_json_filepath': out_dir})
         if model.kind == 'chat-no-meta':
             install_no_meta_parser(inferencer.model)
         server = ScriptedServer(inferencer.model, 'completion' if model.kind == 'completion' else 'chat', replies)
@@ -298,6 +341,8 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
         if multi_turn:
             record['turn'] = request['turn']
         record['prompt'] = request['prompt']
+        if 'tools' in request:
+            record['tools'] = request['tools']
         record['ice_idx'] = shots[request['index']]
         records.append(record)
     return records

@@ -28,11 +28,19 @@ PIP=("$AIS_VENV/bin/python" -m pip --disable-pip-version-check -q)
 # 1. AISBench itself, without its (heavy) declared dependencies.
 "${PIP[@]}" install --no-deps "ais-bench-benchmark==3.1.20260630"
 
+# 1b. bfcl-eval, for AISBench's BFCL dataset and inferencer, also without its
+#     dependency list (provider SDKs, sentence-transformers, faiss, ...).
+"${PIP[@]}" install --no-deps "bfcl_eval==2025.6.14"
+
 # 2. What the modules the harness loads import at module level.  Pins follow
 #    AISBench's own constraints (datasets<=3.6.0, numpy<2, Pillow==11.2.1) and
 #    the OpenCompass harness (releases that work with numpy 1.x).  aiohttp and
 #    janus are the async request loop; requests/httpx/tqdm are imported by the
-#    model and inferencer modules.  pip then lists the ~45 declared AISBench
+#    model and inferencer modules; tenacity and overrides are what bfcl_eval's
+#    modules need at import time (its provider SDKs are placeholders, see
+#    stubs/ais_autostub.py).  bfcl_eval 2025.6.14 is the release AISBench's
+#    `bfcl` extra pins; newer ones moved `model_handler.model_style`, which
+#    AISBench imports.  pip then lists the ~45 declared AISBench
 #    dependencies that are not installed; that is intended.
 "${PIP[@]}" install \
     "mmengine-lite==0.11.0rc3" \
@@ -47,7 +55,9 @@ PIP=("$AIS_VENV/bin/python" -m pip --disable-pip-version-check -q)
     "requests==2.34.2" \
     "httpx==0.27.2" \
     "tqdm==4.70.1" \
-    "importlib-metadata" 2>&1 \
+    "importlib-metadata" \
+    "tenacity==9.0.0" \
+    "overrides==7.7.0" 2>&1 \
     | grep -v -e "requires .*, which is not installed" -e "dependency resolver does not currently" || true
 
 # 3. Put the placeholder modules on the path and activate them at start-up.
@@ -68,6 +78,8 @@ from ais_bench.benchmark.openicl.icl_inferencer import GenInferencer, MultiTurnG
 from ais_bench.benchmark.openicl.icl_prompt_template import (  # noqa: F401
     MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate)
 from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever  # noqa: F401
+from ais_bench.benchmark.datasets.bfcl.bfcl_dependency import BFCL_INSTALLED
+assert BFCL_INSTALLED, 'bfcl_eval does not import'
 from mmengine.config import Config  # noqa: F401
 assert version('ais-bench-benchmark') == '3.1.20260630', version('ais-bench-benchmark')
 print(f"AISBench {version('ais-bench-benchmark')} prompt layer importable")

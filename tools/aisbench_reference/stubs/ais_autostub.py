@@ -22,9 +22,13 @@ import oc_autostub
 # local-model wrappers).  torch, transformers, vllm, jieba, nltk, ... are
 # already in oc_autostub.STUBBED.
 AISBENCH_EXTRA = frozenset(['orjson', 'tabulate', 'psutil', 'plotly', 'regex', 'jsonlines', 'fuzzywuzzy', 'rouge'])
+# bfcl-eval's package __init__ chain: its provider SDKs (model handlers) and the Java/JavaScript
+# parsers. The prompt path uses only its function-document conversion, none of these.
+BFCL_EXTRA = frozenset(['anthropic', 'tree_sitter', 'tree_sitter_java', 'tree_sitter_javascript', 'cohere', 'google',
+                        'mistralai', 'boto3', 'qwen_agent', 'writerai', 'datamodel_code_generator', 'vertexai'])
 
 
 def install() -> None:
     """Widen the OpenCompass placeholder list and install the finder (idempotent)."""
-    oc_autostub.STUBBED = oc_autostub.STUBBED | AISBENCH_EXTRA
+    oc_autostub.STUBBED = oc_autostub.STUBBED | AISBENCH_EXTRA | BFCL_EXTRA
     oc_autostub.install()

@@ -52,6 +52,7 @@ from promptkit.formats import (
 )
 from promptkit.generation import request_settings
 from promptkit.inferencers import (
+    BFCLV3FunctionCallInferencer,
     ChatInferencer,
     CLPInferencer,
     GenInferencer,
@@ -100,6 +101,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AdapterDataset",
+    "BFCLV3FunctionCallInferencer",
     "BM25Retriever",
     "BoundChatTemplate",
     "CLPInferencer",

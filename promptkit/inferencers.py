@@ -7,6 +7,8 @@ What each sends, in order, for each test row:
 
 * :class:`GenInferencer`, :class:`SCInferencer` (the prompt sampled ``sc_size``
   times), AISBench's :class:`LMMGenInferencer` — one prompt;
+* AISBench's :class:`BFCLV3FunctionCallInferencer` — one prompt: the first turn
+  of the row's BFCL ``question``;
 * :class:`PPLInferencer`, :class:`LLInferencer` (with the row's continuation
   ``cont``) — one prompt per candidate label;
 * :class:`CLPInferencer` — one prompt, scored on the first test row's ``choices``;
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from promptkit.errors import ConfigError, TemplateError
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
+from promptkit.templates.messages_template import MessagesTemplate
 
 if TYPE_CHECKING:
     from promptkit.data.reader import ReaderConfig
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INFER_MODES",
+    "BFCLV3FunctionCallInferencer",
     "CLPInferencer",
     "ChatInferencer",
     "ChatRows",
@@ -309,6 +313,19 @@ class SWCELossInferencer(Inferencer):
 
 class LMMGenInferencer(GenInferencer):
     """AISBench's ``LMMGenInferencer``: a :class:`GenInferencer` (its prompts are GenInferencer's)."""
+
+
+class BFCLV3FunctionCallInferencer(GenInferencer):
+    """AISBench's BFCL v3 inferencer, single-turn categories: the prompt is the first turn of the row's ``question``.
+
+    As in AISBench, the config's prompt_template is not read (its configs give
+    ``template='{question}'``); the row's functions reach the model through the
+    dataset's ``tools=dict(column='function', style='bfcl_fc')``.
+    """
+
+    def select_template(self, prompt_template: Template | None, ice_template: Template | None, reader: ReaderConfig) -> Template:
+        """A :class:`~promptkit.templates.messages_template.MessagesTemplate` over turn 0 of ``question``."""
+        return MessagesTemplate(column="question", answer_column=reader.output_column or "ground_truth", list_options=False, turn=0)
 
 
 class ChatRows:

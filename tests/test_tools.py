@@ -169,7 +169,7 @@ def test_bfcl_function_documents_become_openai_tools():
     ("tools", "message"),
     [
         ("dict()", "tools needs tools=[...] (every row's) or column='...' (each row's own)"),
-        ("dict(column='tools', style='gorilla')", "tools.style must be one of ['openai', 'bfcl'] (got 'gorilla')"),
+        ("dict(column='tools', style='gorilla')", "tools.style must be one of ['openai', 'bfcl', 'bfcl_fc'] (got 'gorilla')"),
         ("dict(column='tools', choice='auto')", "unknown key 'choice' in tools (did you mean 'tool_choice'?); it takes ['tools', 'column', 'tool_choice', 'choice_column', 'style']"),
         ("dict(tools='get_weather')", "tools.tools must be a list of tool objects (dicts), got 'get_weather'"),
         ("['x']", "tools must be a dict, e.g. dict(column='tools') or dict(tools=[...]) (got ['x'])"),

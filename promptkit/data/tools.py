@@ -9,6 +9,12 @@ function documents (``name``, ``description``, ``parameters`` with Python
 type names) as OpenAI tools: each becomes ``{"type": "function",
 "function": ...}``, with the types ``dict`` → ``object``, ``float`` →
 ``number``, ``tuple`` → ``array``, ``bool`` → ``boolean``, ``any`` → ``string``.
+``style='bfcl_fc'`` is what BFCL v3's function-calling handler (and so
+AISBench's ``BFCLV3FunctionCallInferencer``) sends for its Python categories:
+on top of that, ``.`` in a name becomes ``_``, the description gains BFCL's
+" Note that the provided function is in Python 3 syntax.", a ``float``
+parameter gains ``"format": "float"`` and " This is a float type value." in
+its description, and a parameter without a known type is a ``string``.
 
 Where they go depends on the model: a chat model's records carry ``tools``
 and ``tool_choice`` next to the messages (the request fields); a chat-template
@@ -33,9 +39,17 @@ from promptkit.errors import ConfigError, DatasetError, check_keys
 __all__ = ["TOOL_STYLES", "Tools"]
 
 #: How tool definitions are written: OpenAI's tool objects, or BFCL's function documents.
-TOOL_STYLES = ("openai", "bfcl")
+TOOL_STYLES = ("openai", "bfcl", "bfcl_fc")
 #: BFCL's (Python) type names → JSON Schema's.
 _BFCL_TYPES = {"dict": "object", "float": "number", "tuple": "array", "bool": "boolean", "any": "string", "list": "array", "int": "integer", "str": "string"}
+#: The type names BFCL's function-calling conversion knows; any other type becomes ``string``.
+_BFCL_FC_TYPES = {
+    **{name: name for name in ("integer", "number", "string", "boolean", "array", "object")},
+    "float": "number", "bool": "boolean", "list": "array", "dict": "object", "tuple": "array", "any": "string",
+}
+#: What BFCL appends to a function's description, and to a float parameter's (its Python categories).
+_BFCL_PYTHON_HINT = " Note that the provided function is in Python 3 syntax."
+_BFCL_FLOAT_NOTE = " This is a float type value."
 
 
 @dataclass(frozen=True)
@@ -89,7 +103,8 @@ class Tools:
             choice = row[self.choice_column]
         out: dict[str, Any] = {}
         if tools is not None:
-            out["tools"] = [_bfcl_tool(tool) for tool in tools] if self.style == "bfcl" else [dict(tool) for tool in tools]
+            convert = {"bfcl": _bfcl_tool, "bfcl_fc": _bfcl_fc_tool}.get(self.style, dict)
+            out["tools"] = [convert(tool) for tool in tools]
         if choice is not None:
             out["tool_choice"] = choice
         return out or None
@@ -112,3 +127,47 @@ def _schema(value: Any) -> Any:
     if isinstance(value, list):
         return [_schema(item) for item in value]
     return value
+
+
+def _bfcl_fc_tool(function: Mapping[str, Any]) -> dict[str, Any]:
+    """A BFCL function document as BFCL's function-calling handler sends it (see the module docstring)."""
+    out: dict[str, Any] = {}
+    for key, value in function.items():
+        if key == "name":
+            value = str(value).replace(".", "_")
+        elif key == "description":
+            value = f"{value}{_BFCL_PYTHON_HINT}"
+        elif key == "parameters" and isinstance(value, Mapping):
+            value = {**value, "type": "object", "properties": _fc_properties(value.get("properties", {}))}
+        out[key] = value
+    return {"type": "function", "function": out}
+
+
+def _fc_properties(properties: Mapping[str, Any]) -> dict[str, Any]:
+    """BFCL's parameter conversion: known types mapped, others ``string``; nested properties and items too."""
+    out = {}
+    for name, spec in properties.items():
+        spec = dict(spec)
+        given = spec.get("type")
+        if given == "float":
+            spec["description"] = f"{spec.get('description', '')}{_BFCL_FLOAT_NOTE}"
+            spec["format"] = "float"
+        spec["type"] = _BFCL_FC_TYPES.get(given, "string") if isinstance(given, str) else "string"
+        if spec["type"] in ("array", "object"):
+            if isinstance(spec.get("properties"), Mapping):
+                spec["properties"] = _fc_properties(spec["properties"])
+            elif isinstance(spec.get("items"), Mapping):
+                spec["items"] = _fc_items(spec["items"])
+        out[name] = spec
+    return out
+
+
+def _fc_items(items: Mapping[str, Any]) -> dict[str, Any]:
+    """An array's ``items`` schema: its type mapped, its own items or properties converted."""
+    items = dict(items)
+    items["type"] = _BFCL_FC_TYPES.get(items.get("type"), "string")
+    if items["type"] == "array" and isinstance(items.get("items"), Mapping):
+        items["items"] = {**items["items"], "type": _BFCL_FC_TYPES.get(items["items"].get("type"), "string")}
+    elif items["type"] == "object" and isinstance(items.get("properties"), Mapping):
+        items["properties"] = _fc_properties(items["properties"])
+    return items

@@ -60,7 +60,9 @@ class MessagesTemplate:
     ``answer_column`` is what a shot's ``BOT`` turn shows; ``list_options``
     appends the row's ``choices`` to its last user message.  ``ice_token`` is
     accepted for config compatibility: shots always go after the leading
-    system messages, before the others.  Implements
+    system messages, before the others.  ``turn=0`` reads the column as BFCL
+    stores its ``question``: a list of turns, each a list of messages; that
+    turn's messages render.  Implements
     :class:`~promptkit.templates.protocol.Template`.
     """
 
@@ -74,16 +76,19 @@ class MessagesTemplate:
     #: Any row may hold media parts: completion models then list the media beside the string (``media`` in records).
     is_multimodal: ClassVar[bool] = True
 
-    def __init__(self, column: str = "messages", answer_column: str = "answer", list_options: bool = True, ice_token: str = "</E>") -> None:
+    def __init__(self, column: str = "messages", answer_column: str = "answer", list_options: bool = True, ice_token: str = "</E>", turn: int | None = None) -> None:
         for name, value in (("column", column), ("answer_column", answer_column), ("ice_token", ice_token)):
             if not isinstance(value, str) or not value:
                 raise TemplateError(f"{name} must be a non-empty str (got {value!r})", key=name)
         if not isinstance(list_options, bool):
             raise TemplateError(f"list_options must be True or False (got {list_options!r} that is a {type(list_options).__name__})", key="list_options")
+        if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 0):
+            raise TemplateError(f"turn must be a turn number, 0 or more (got {turn!r})", key="turn")
         self.column = column
         self.answer_column = answer_column
         self.list_options = list_options
         self.ice_token = ice_token
+        self.turn = turn
 
     def render_shot(self, row: Mapping[str, Any], label: Hashable | None = None) -> PromptList:
         """A shot: its messages as turns, then its answer as the ``BOT`` turn, in an ``ice`` section."""
@@ -114,6 +119,11 @@ class MessagesTemplate:
     def _split(self, row: Mapping[str, Any]) -> tuple[list[RoleItem], list[RoleItem]]:
         """(leading system turns, the other turns) of the row's messages."""
         messages = row.get(self.column)
+        if self.turn is not None:
+            turns = messages
+            if not isinstance(turns, Sequence) or isinstance(turns, str) or len(turns) <= self.turn:
+                raise TemplateError(f"column {self.column!r} must hold a list of turns (lists of messages) with a turn {self.turn} (got {turns!r})", key=self.column)
+            messages = turns[self.turn]
         if not isinstance(messages, Sequence) or isinstance(messages, str) or not messages:
             raise TemplateError(f"column {self.column!r} must hold a non-empty list of messages (got {messages!r})", key=self.column)
         items = [_turn(message, i, self.column) for i, message in enumerate(messages)]
@@ -128,7 +138,8 @@ class MessagesTemplate:
         return items[:lead], items[lead:]
 
     def __repr__(self) -> str:
-        return f"MessagesTemplate(column={self.column!r}, answer_column={self.answer_column!r}, list_options={self.list_options!r})"
+        turn = "" if self.turn is None else f", turn={self.turn!r}"
+        return f"MessagesTemplate(column={self.column!r}, answer_column={self.answer_column!r}, list_options={self.list_options!r}{turn})"
 
 
 def _with_choices(item: RoleItem, choices: str) -> RoleItem:

@@ -2,7 +2,7 @@
 # turn's messages, and each row's function documents as OpenAI tools (BFCL's conversion for Python).
 datasets = [dict(
     abbr='bfcl_parallel', type='JsonlDataset', path='../../data/bfcl_parallel.jsonl',
-    tools=dict(column='function', style='bfcl'),
+    tools=dict(column='function', style='bfcl_fc'),
     reader_cfg=dict(input_columns=['id', 'question', 'function'], output_column='ground_truth'),
     infer_cfg=dict(
         prompt_template=dict(type='PromptTemplate', template='{question}'),

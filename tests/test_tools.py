@@ -165,6 +165,42 @@ def test_bfcl_function_documents_become_openai_tools():
     }
 
 
+def test_bfcl_fc_style_converts_as_bfcls_function_calling_handler():
+    """style='bfcl_fc': dots in names → '_', BFCL's Python hint and float note, BFCL's type names mapped, others or none → string."""
+    function = {
+        "name": "math.scale",
+        "description": "Scale.",
+        "parameters": {
+            "type": "dict",
+            "properties": {
+                "k": {"type": "float", "description": "Factor."},
+                "pts": {"type": "list", "description": "Points.", "items": {"type": "tuple", "items": {"type": "float"}}},
+                "opts": {"type": "dict", "description": "Options.", "properties": {"mode": {"description": "Mode."}, "n": {"type": "long", "description": "N."}, "p": {"type": "Path", "description": "P."}}},
+            },
+            "required": ["k"],
+        },
+    }
+    assert Tools(column="function", style="bfcl_fc").for_row({"function": [function]})["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "math_scale",
+                "description": "Scale. Note that the provided function is in Python 3 syntax.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "k": {"type": "number", "description": "Factor. This is a float type value.", "format": "float"},
+                        "pts": {"type": "array", "description": "Points.", "items": {"type": "array", "items": {"type": "number"}}},
+                        "opts": {"type": "object", "description": "Options.", "properties": {"mode": {"description": "Mode.", "type": "string"}, "n": {"type": "integer", "description": "N."}, "p": {"type": "string", "description": "P."}}},
+                    },
+                    "required": ["k"],
+                },
+            },
+        }
+    ]
+    assert function["name"] == "math.scale" and function["parameters"]["type"] == "dict", "the row's own documents are left as they are"
+
+
 @pytest.mark.parametrize(
     ("tools", "message"),
     [

@@ -46,6 +46,9 @@ _BFCL_TYPES = {"dict": "object", "float": "number", "tuple": "array", "bool": "b
 _BFCL_FC_TYPES = {
     **{name: name for name in ("integer", "number", "string", "boolean", "array", "object")},
     "float": "number", "bool": "boolean", "list": "array", "dict": "object", "tuple": "array", "any": "string",
+    # Java/JavaScript names BFCL's table also holds.
+    "byte": "integer", "short": "integer", "long": "integer", "Bigint": "integer", "double": "number", "char": "string", "String": "string", "Any": "string",
+    "ArrayList": "array", "Array": "array", "Queue": "array", "Stack": "array", "HashMap": "object", "Hashtable": "object",
 }
 #: What BFCL appends to a function's description, and to a float parameter's (its Python categories).
 _BFCL_PYTHON_HINT = " Note that the provided function is in Python 3 syntax."

@@ -97,3 +97,33 @@ def test_malformed_message_content_is_a_template_error(content, message):
 def test_a_shot_without_its_answer_column_is_an_error_not_an_empty_answer():
     with pytest.raises(TemplateError, match=r"the shot has no answer column 'answer' \(columns: messages, label\); set MessagesTemplate\(answer_column=...\)"):
         MessagesTemplate().render_shot({"messages": [{"role": "user", "content": "q"}], "label": "A"})
+
+
+def test_turn_renders_that_turn_of_bfcl_question_turns():
+    """turn=0 reads the column as BFCL's list of turns and renders the first turn's messages."""
+    row = {"question": [[{"role": "system", "content": "Calls only."}, {"role": "user", "content": "Add 1 and 2."}], [{"role": "user", "content": "Now 3."}]]}
+    assert MessagesTemplate(column="question", turn=0).render(row).items == PromptList._of(
+        (*MessagesTemplate(column="q").render({"q": row["question"][0]}).items,)
+    ).items
+
+
+@pytest.mark.parametrize(
+    ("turn", "value", "message"),
+    [
+        (1, [[{"role": "user", "content": "x"}]], "column 'question' must hold a list of turns (lists of messages) with a turn 1 (got [[{'role': 'user', 'content': 'x'}]])"),
+        (0, "[[...]]", "column 'question' must hold a list of turns (lists of messages) with a turn 0 (got '[[...]]')"),
+    ],
+)
+def test_turn_missing_from_the_column_is_a_template_error(turn: int, value: object, message: str):
+    """A row without that turn is a TemplateError naming the column and the turn."""
+    with pytest.raises(TemplateError) as caught:
+        MessagesTemplate(column="question", turn=turn).render({"question": value})
+    assert caught.value.message == message
+
+
+def test_turn_must_be_a_turn_number():
+    """turn=-1 (or True) is refused when the template is built."""
+    for bad in (-1, True):
+        with pytest.raises(TemplateError) as caught:
+            MessagesTemplate(turn=bad)
+        assert caught.value.message == f"turn must be a turn number, 0 or more (got {bad!r})"

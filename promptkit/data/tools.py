@@ -168,9 +168,9 @@ def _fc_properties(properties: Mapping[str, Any]) -> dict[str, Any]:
 def _fc_items(items: Mapping[str, Any]) -> dict[str, Any]:
     """An array's ``items`` schema: its type mapped, its own items or properties converted."""
     items = dict(items)
-    items["type"] = _BFCL_FC_TYPES.get(items.get("type"), "string")
+    items["type"] = _BFCL_FC_TYPES.get(str(items.get("type")), "string")
     if items["type"] == "array" and isinstance(items.get("items"), Mapping):
-        items["items"] = {**items["items"], "type": _BFCL_FC_TYPES.get(items["items"].get("type"), "string")}
+        items["items"] = {**items["items"], "type": _BFCL_FC_TYPES.get(str(items["items"].get("type")), "string")}
     elif items["type"] == "object" and isinstance(items.get("properties"), Mapping):
         items["properties"] = _fc_properties(items["properties"])
     return items

@@ -9,11 +9,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext, redirect_stdout
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
 from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
-from promptkit.cli.progress import TerminalProgress
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
@@ -27,6 +26,9 @@ from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.spans import find_spans
 from promptkit.pipeline import Renderer
 from promptkit.token_counters import HFTokenizer
+
+if TYPE_CHECKING:
+    from promptkit.cli.progress import TerminalProgress
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -250,6 +252,8 @@ def _terminal_progress(args: argparse.Namespace, transient: bool = False) -> Ter
         return None
     if args.command == "render" and args.out is None and sys.stdout.isatty():
         return None
+    from promptkit.cli.progress import TerminalProgress  # rich, imported only when bars are drawn
+
     return TerminalProgress(transient=transient)
 
 

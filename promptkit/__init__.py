@@ -18,7 +18,7 @@ The pipeline, one stage per package::
   (``promptkit.conversation``: dialogues driven by the model's own replies).
 """
 
-from promptkit._sandbox import TemplateLimits
+from promptkit._template_limits import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
 from promptkit.conversation import Conversation, load_replies

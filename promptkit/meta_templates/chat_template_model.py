@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from promptkit._sandbox import TemplateLimits
+from promptkit._template_limits import TemplateLimits
 from promptkit.chat_templates import ChatTemplate
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Iterator, Sequence
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
-from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
+from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, json_text, stop_on_signals
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
@@ -309,6 +308,7 @@ def _write_dataset(
     except PromptkitError as error:
         raise error.add_context(config=args.dataset_config, dataset=dataset.abbr) from None
     renderer.ice_indices  # noqa: B018 (shots picked now, so that their progress is not counted as rendering)
+    encode = json_text()
     for index in tracked(indices, f"rendering {dataset.abbr}", len(indices), every=1, progress=progress):
         for prompt in renderer.render(index):
             record = prompt.to_record()
@@ -319,7 +319,7 @@ def _write_dataset(
                 except PromptkitError as error:
                     raise error.add_context(dataset=dataset.abbr, model=prompt.model, row=prompt.index) from None
                 record["spans"] = [span.dump() for span in spans]
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(encode(record) + "\n")
     renderer.report()
 
 

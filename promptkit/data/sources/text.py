@@ -118,7 +118,7 @@ class JsonLinesReader(_TextReader):
 
     def iter_rows(self) -> Iterator[Row]:
         bad: list[tuple[int, str]] = []
-        loads = json.loads
+        loads, raw_decode = json.loads, json.JSONDecoder().raw_decode
         for first, lines in self._blocks():
             for number, line in enumerate(lines, first):
                 if line[-1:] == "\r":
@@ -126,7 +126,14 @@ class JsonLinesReader(_TextReader):
                 if not line or line.isspace():  # what `not line.strip()` says, without copying the line
                     continue
                 try:
-                    row = loads(line)
+                    # json.loads is raw_decode after skipping whitespace, then a check that only whitespace follows: a
+                    # line that is one object end to end (the usual line) needs only raw_decode; any other, json.loads.
+                    try:
+                        row, end = raw_decode(line)
+                    except json.JSONDecodeError:
+                        end = -1
+                    if end != len(line):
+                        row = loads(line)
                 except json.JSONDecodeError as error:
                     bad.append((number, f"{error.msg} at column {error.colno}"))
                     continue

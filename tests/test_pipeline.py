@@ -345,3 +345,30 @@ def test_the_pipeline_reaches_datasets_only_through_their_hooks():
     tree = ast.parse(Path(pipeline_module.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert not {module for module in imported if module.startswith("promptkit.formats")}
+
+
+def _records(renderer: Renderer, rows: int) -> list[object]:
+    """Each row's records and intermediates, or the error a row raised (message and context)."""
+    out: list[object] = []
+    for index in range(min(rows, len(renderer))):
+        try:
+            out.append([(p.to_record(), repr(p.intermediate)) for p in renderer.render(index)])
+        except Exception as error:  # noqa: BLE001  # the error is what is compared
+            out.append(repr(error))
+    return out
+
+
+@pytest.mark.parametrize(
+    "dataset_config", sorted(p for p in (Path(__file__).parents[1] / "configs" / "datasets").glob("*/*.py") if "common" not in p.name), ids=lambda p: p.stem
+)
+def test_straight_path_renders_what_the_general_path_renders(dataset_config: Path):
+    """For every bundled dataset × model, a row's prompts (and errors) are the same with the straight per-row path
+    (datasets with nothing between template and model) as with the general one."""
+    from promptkit import load_datasets, load_models
+
+    models = [None, *(m for path in sorted((Path(__file__).parents[1] / "configs" / "models").glob("*.py")) for m in load_models(path))]
+    for model in models:
+        for spec in load_datasets(dataset_config):
+            general = Renderer(spec, model)
+            general.__dict__["_straight"] = None  # the cached property, answered: no straight path
+            assert _records(Renderer(spec, model), 3) == _records(general, 3)

@@ -88,7 +88,7 @@ def json_text() -> Callable[[Any], str]:
     True
     """
     encoder = json.JSONEncoder(ensure_ascii=False)
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # the C accelerator (not in typeshed; None without it)
     if make is None:
         return encoder.encode
     # The arguments JSONEncoder.iterencode passes for a one-shot encode (markers: the circular-reference check).

@@ -6,16 +6,68 @@ Reads the same JSONL files ``promptkit render`` reads and writes the same
 records, byte for byte (bench_render.py checks that), with the workload's
 prompt spelled out as f-strings: no config, no templates, no meta template,
 one core.  What promptkit costs beyond this is the price of being general.
+
+The records' hashes (promptkit.fingerprints) are computed here too: the
+template and meta-template hashes once, from the workload's config dicts
+(benchmarks/workloads.py), the row and final-input hashes per record.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from workloads import WORKLOADS  # noqa: E402
+
 Row = dict[str, Any]
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+
+
+def sha(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
+
+
+def canonical(value: Any) -> bytes:
+    return _ENCODE(value).encode()
+
+
+def source(template: dict[str, Any] | None) -> dict[str, Any] | None:
+    if template is None:
+        return None
+    return {"type": template["type"], "template": template["template"], "ice_token": template.get("ice_token"), "sep_token": template.get("sep_token")}
+
+
+def meta(cfg: dict[str, Any] | None) -> str | None:
+    """The meta template's hash: its roles with every field filled in, as promptkit's MetaTemplate holds them."""
+    if cfg is None:
+        return None
+
+    def role(r: dict[str, Any]) -> dict[str, Any]:
+        return {"role": r["role"], "begin": r.get("begin", ""), "end": r.get("end", ""), "prompt": r.get("prompt"), "generate": r.get("generate", False), "api_role": r.get("api_role")}
+
+    return sha(canonical({"round": [role(r) for r in cfg["round"]], "reserved": [role(r) for r in cfg.get("reserved_roles", [])], "begin": cfg.get("begin", ""), "end": cfg.get("end", "")}))
+
+
+def provenance(workload: int) -> dict[str, Any]:
+    """The hashes every record of a workload shares (``shots`` and ``row`` are filled in per record)."""
+    infer = WORKLOADS[workload].infer_cfg
+    model = WORKLOADS[workload].model
+    prompt = infer.get("prompt_template") or infer["ice_template"]
+    template = sha(canonical({"prompt_template": source(prompt), "ice_template": source(infer.get("ice_template"))}))
+    return {"template": template, "meta_template": meta(model["meta_template"]) if model else None, "chat_template": None, "tokenizer": None}
+
+
+NO_SHOTS = sha(b"[]")
+FIVE_SHOTS = sha(b"[0,1,2,3,4]")
+COMPLETION = {"model": None, "add_special_tokens": True}
+WITH_BOS = {"model": None, "add_special_tokens": False}
+CHAT = {"model": None}
 
 SYSTEM = "Answer the following multiple choice questions."
 USER = "<|start_header_id|>user<|end_header_id|>\n\n"
@@ -29,27 +81,42 @@ def mcq(r: Row) -> str:
 
 
 def zero_shot(pool: list[Row], rows: Iterator[Row]) -> Iterator[Row]:
+    static = provenance(0)
     for i, r in enumerate(rows):
-        yield {"dataset": "w", "model": None, "index": i, "mode": "gen", "prompt": "Question: " + mcq(r), "ice_idx": [], "n_shots": 0, "truncated": False}
+        prompt = "Question: " + mcq(r)
+        yield {
+            "dataset": "w", "model": None, "index": i, "mode": "gen", "prompt": prompt, "ice_idx": [], "n_shots": 0, "truncated": False,
+            "id": f"w/{i}", "gold": r["answer"], "request": COMPLETION, "fingerprint": sha(prompt.encode()),
+            "provenance": {**static, "shots": NO_SHOTS, "row": sha(canonical(r))},
+        }
 
 
 def llama3_five_shot(pool: list[Row], rows: Iterator[Row]) -> Iterator[Row]:
+    static = provenance(1)
     prefix = f"<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n{SYSTEM}{EOT}" + "".join(
         f"{USER}{mcq(pool[s])}{EOT}{ASSISTANT}{pool[s]['answer']}\n{EOT}" for s in SHOTS
     )
     for i, r in enumerate(rows):
         prompt = f"{prefix}{USER}{mcq(r)}{EOT}{ASSISTANT}"
-        yield {"dataset": "w", "model": "llama3", "index": i, "mode": "gen", "prompt": prompt, "ice_idx": SHOTS, "n_shots": 5, "truncated": False}
+        yield {
+            "dataset": "w", "model": "llama3", "index": i, "mode": "gen", "prompt": prompt, "ice_idx": SHOTS, "n_shots": 5, "truncated": False,
+            "id": f"w/{i}", "gold": r["answer"], "request": WITH_BOS, "fingerprint": sha(prompt.encode()),
+            "provenance": {**static, "shots": FIVE_SHOTS, "row": sha(canonical(r))},
+        }
 
 
 def ppl_four_labels(pool: list[Row], rows: Iterator[Row]) -> Iterator[Row]:
+    static = provenance(2)
     shots = "\n".join(f"{mcq(pool[s])}{pool[s]['answer']}\n" for s in SHOTS) + "\n"
     for i, r in enumerate(rows):
         question = shots + mcq(r)
+        row = {**static, "shots": FIVE_SHOTS, "row": sha(canonical(r))}
         for label in "ABCD":
+            prompt = question + label
             yield {
-                "dataset": "w", "model": None, "index": i, "mode": "ppl", "prompt": question + label,
+                "dataset": "w", "model": None, "index": i, "mode": "ppl", "prompt": prompt,
                 "ice_idx": SHOTS, "n_shots": 5, "truncated": False, "label": label,
+                "id": f"w/{i}/{label}", "gold": r["answer"], "request": COMPLETION, "fingerprint": sha(prompt.encode()), "provenance": row,
             }
 
 
@@ -57,9 +124,14 @@ def chat_five_shot(pool: list[Row], rows: Iterator[Row]) -> Iterator[Row]:
     shots: list[dict[str, str]] = [{"role": "system", "content": SYSTEM}]
     for s in SHOTS:
         shots += [{"role": "user", "content": mcq(pool[s])}, {"role": "assistant", "content": pool[s]["answer"] + "\n"}]
+    static = provenance(3)
     for i, r in enumerate(rows):
         messages = [*shots, {"role": "user", "content": mcq(r)}]
-        yield {"dataset": "w", "model": "api", "index": i, "mode": "gen", "prompt": messages, "ice_idx": SHOTS, "n_shots": 5, "truncated": False}
+        yield {
+            "dataset": "w", "model": "api", "index": i, "mode": "gen", "prompt": messages, "ice_idx": SHOTS, "n_shots": 5, "truncated": False,
+            "id": f"w/{i}", "gold": r["answer"], "request": CHAT, "fingerprint": sha(canonical(messages)),
+            "provenance": {**static, "shots": FIVE_SHOTS, "row": sha(canonical(r))},
+        }
 
 
 #: The floor of each workload in benchmarks/workloads.py, by position.

@@ -15,16 +15,22 @@ The pipeline, one stage per package::
 * ``promptkit.meta_templates`` — ``CompletionModel``/``ChatModel``/``ChatTemplateModel``;
 * ``promptkit.chat_templates`` — ``ChatTemplate``: Hugging Face chat templates, rendered as ``transformers`` does;
 * ``promptkit.pipeline`` — :class:`Renderer`, which runs the stages in order
-  (``promptkit.conversation``: dialogues driven by the model's own replies).
+  (``promptkit.conversation``: dialogues driven by the model's own replies);
+* ``promptkit.engines`` — records as engine inputs (OpenAI Batch API lines, vLLM requests); ``promptkit.generation``:
+  a record's request block; ``promptkit.fingerprints``: its fingerprint and provenance.
 """
 
 from promptkit._template_limits import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
+from promptkit.config.overrides import Overrides
+from promptkit.controls import Controls
 from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
+from promptkit.diff import DiffReport, RecordSet, diff_records, prompt_records, read_records, report_text
+from promptkit.engines import OpenAIBatch, VLLMRequests
 from promptkit.errors import (
     ConfigError,
     DatasetError,
@@ -34,6 +40,7 @@ from promptkit.errors import (
     RetrieverError,
     TemplateError,
 )
+from promptkit.fingerprints import fingerprint
 from promptkit.formats import (
     AdapterDataset,
     StandardSampleDataset,
@@ -43,6 +50,7 @@ from promptkit.formats import (
     XpertFormatDataset,
     validate_file,
 )
+from promptkit.generation import request_settings
 from promptkit.inferencers import (
     ChatInferencer,
     CLPInferencer,
@@ -57,10 +65,13 @@ from promptkit.inferencers import (
     SCInferencer,
     SWCELossInferencer,
 )
+from promptkit.lint import Finding, lint
 from promptkit.media import MediaPolicy
 from promptkit.messages import Message, to_openai
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate, Model
-from promptkit.meta_templates.spans import Span, find_spans
+from promptkit.meta_templates.chat_template_model import SystemRolePolicy
+from promptkit.meta_templates.spans import Hints, Span, find_spans
+from promptkit.parallel import render_parallel
 from promptkit.parts import Part
 from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Marker, PromptList, RoleItem
@@ -77,8 +88,13 @@ from promptkit.retrievers import (
     ZeroRetriever,
 )
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
+from promptkit.snapshots import check_snapshot, write_snapshot
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
 from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.testing import assert_prompts_match
+from promptkit.token_counters import HFTokenizer
+from promptkit.token_view import Junction, TokenView
+from promptkit.view import HtmlView
 
 __version__ = "0.1.0"
 
@@ -93,17 +109,24 @@ __all__ = [
     "ChatTemplateModel",
     "CompletionModel",
     "ConfigError",
+    "Controls",
     "Conversation",
     "DPPRetriever",
     "DatasetError",
     "DatasetSpec",
+    "DiffReport",
     "EmbeddedShotsRetriever",
+    "Finding",
     "FixKRetriever",
     "GenInferencer",
+    "HFTokenizer",
+    "Hints",
+    "HtmlView",
     "InferencePPLOnlyInferencer",
     "Inferencer",
     "JinjaPromptTemplate",
     "JsonlDataset",
+    "Junction",
     "LLInferencer",
     "LMMGenInferencer",
     "MDLRetriever",
@@ -118,6 +141,8 @@ __all__ = [
     "Model",
     "MultiTurnGenInferencer",
     "MultiTurnPromptTemplate",
+    "OpenAIBatch",
+    "Overrides",
     "PPLInferencer",
     "PPLOnlyInferencer",
     "Part",
@@ -128,6 +153,7 @@ __all__ = [
     "RandomRetriever",
     "RawPromptTemplate",
     "ReaderConfig",
+    "RecordSet",
     "RenderedPrompt",
     "Renderer",
     "Retriever",
@@ -140,22 +166,36 @@ __all__ = [
     "SlidingWindowRetriever",
     "Span",
     "StandardSampleDataset",
+    "SystemRolePolicy",
     "TaskSpecDataset",
     "TemplateError",
     "TemplateLimits",
+    "TokenView",
     "TopkRetriever",
+    "VLLMRequests",
     "ValidationReport",
     "Violation",
     "VotekRetriever",
     "XpertFormatDataset",
     "ZeroRetriever",
+    "assert_prompts_match",
     "build_dataset",
     "build_model",
+    "check_snapshot",
+    "diff_records",
     "find_spans",
+    "fingerprint",
+    "lint",
     "load_datasets",
     "load_models",
     "load_replies",
     "open_reader",
+    "prompt_records",
+    "read_records",
+    "render_parallel",
+    "report_text",
+    "request_settings",
     "to_openai",
     "validate_file",
+    "write_snapshot",
 ]

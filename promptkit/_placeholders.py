@@ -46,6 +46,10 @@ class CompiledText:
     def __repr__(self) -> str:
         return f"CompiledText({self.source!r})"
 
+    def __reduce__(self) -> tuple[Callable[[str], CompiledText], tuple[str]]:
+        # The generated function does not pickle; its source text does, and recompiles where it is loaded.
+        return compile_text, (self.source,)
+
 
 def _compile(source: str, pieces: list[str | tuple[str, str]]) -> Callable[[Mapping[str, Any]], str]:
     if not any(isinstance(piece, tuple) for piece in pieces):

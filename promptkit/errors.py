@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 # The order in which context is printed: from the outermost to the innermost.
-_CONTEXT_ORDER = ("config", "dataset", "model", "file", "line", "row", "label", "shot", "section", "item", "key")
+_CONTEXT_ORDER = ("config", "dataset", "model", "worker", "file", "line", "row", "label", "shot", "section", "item", "key")
 
 
 class PromptkitError(Exception):

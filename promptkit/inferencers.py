@@ -94,12 +94,34 @@ class Inferencer:
 
 
 class GenInferencer(Inferencer):
-    """One prompt per test row; the answer column renders as ``gen_field_replace_token``."""
+    """One prompt per test row; the answer column renders as ``gen_field_replace_token``.
+
+    ``prefill=True`` keeps the text of the model's final turn (the ``BOT`` item's prompt, which generation
+    otherwise drops, as OpenCompass does) as the start of the answer; ``gen_prefix='The best answer is'``
+    (lm-eval's name) is text written after it.  A completion string then ends with that text; chat messages
+    end with an assistant message holding it, continued (``continue_final_message``): see docs/configs.md#prefill.
+    """
 
     mode = "gen"
 
-    def __init__(self, gen_field_replace_token: str = "", max_seq_len: int | None = None, multiround: bool = False, **runtime: Any) -> None:
+    def __init__(
+        self,
+        gen_field_replace_token: str = "",
+        max_seq_len: int | None = None,
+        multiround: bool = False,
+        prefill: bool = False,
+        gen_prefix: str | None = None,
+        **runtime: Any,
+    ) -> None:
         super().__init__(max_seq_len, **runtime)
+        if not isinstance(prefill, bool):
+            raise ConfigError(f"prefill must be True or False (got {prefill!r} that is a {type(prefill).__name__})", key="prefill")
+        if gen_prefix is not None and not isinstance(gen_prefix, str):
+            raise ConfigError(f"gen_prefix must be a str (got {gen_prefix!r} that is a {type(gen_prefix).__name__})", key="gen_prefix")
+        #: Whether the final BOT item's text starts the answer.
+        self.prefill = prefill
+        #: Text the answer starts with, after the kept BOT text (``None``: none).
+        self.gen_prefix = gen_prefix or None
         if not isinstance(multiround, bool):
             raise ConfigError(f"multiround must be True or False (got {multiround!r} that is a {type(multiround).__name__})", key="multiround")
         if multiround:

@@ -15,28 +15,39 @@ Usage (docs/api.md has a runnable runner loop)::
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from promptkit.config.loader import DatasetSpec
 from promptkit.control_tokens import GuardedRows, TokenGuard, TokenHit, summary
+from promptkit.controls import Controls
 from promptkit.conversation import Conversation
-from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
+from promptkit.data.hooks import CalibratedDataset, PermutedDataset, RequestFieldsDataset
 from promptkit.data.progress import Progress, reporting, task
+from promptkit.data.protocol import StreamingDataset
 from promptkit.data.reader import apply_range
+from promptkit.data.streaming import FileRows
 from promptkit.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.errors import ConfigError, DatasetError, PromptkitError, TemplateError
+from promptkit.fingerprints import Sources, fingerprint
 from promptkit.fitting import ShotFitter, ShotTokens, TokenSegments, token_segments
+from promptkit.generation import bos_tokens, request_settings
 from promptkit.inferencers import GenInferencer, PPLInferencer
+from promptkit.layout import ShotLayout, with_system_prompt
 from promptkit.media.policy import MediaResolver
-from promptkit.meta_templates import ChatModel, CompletionModel, FinalInput, Model, TokenCounter
-from promptkit.promptlist import PromptList
+from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, FinalInput, Model, TokenCounter
+from promptkit.meta_templates.conformance import chat_template_twin
+from promptkit.meta_templates.controlled import ControlledOutput
+from promptkit.meta_templates.spans import Span
+from promptkit.prompt_tokens import PromptViews, refuse_token_view
+from promptkit.promptlist import PromptList, RoleItem
 from promptkit.shots import ShotRenderer
 from promptkit.templates.prompt_template import Prompt
 from promptkit.templates.protocol import ChatMessagesTemplate, Template
+from promptkit.token_view import TokenEncoder, TokenView, token_encoder
 
 __all__ = ["RenderedPrompt", "Renderer"]
 
@@ -44,11 +55,15 @@ logger = logging.getLogger(__name__)
 
 #: How many rows over max_seq_len the warning names.
 _ROWS_SHOWN = 5
+#: How many streamed test rows are read (and their shots picked) at a time: the fixed buffer of a streaming run.
+STREAM_CHUNK = 256
 
 Row = Mapping[str, Any]
 #: A turn of a dialogue to render: its number, and the model's earlier replies (``None``: the ground truth).
 Turn = tuple[int, Sequence[str] | None]
 Media = list[dict[str, Any]] | None
+#: A test row to render: its index, the row, its shots.
+RowWithShots = tuple[int, Row, Sequence[int]]
 #: One render of a row: the template's output, the final input, and the media parts of a completion model's placeholders.
 Rendered = tuple[Prompt, FinalInput, Media]
 #: The labels a gen dataset's ``Renderer.labels`` names: those a PPLInferencer without ``labels=`` would score.
@@ -76,14 +91,44 @@ class RenderedPrompt:
     turn: int | None = None
     #: The media parts a completion model's placeholders stand for, in order (multimodal templates only).
     media: list[dict[str, Any]] | None = None
-    #: Fields a chat request carries next to the messages (e.g. ``tools``, ``tool_choice``), from the row.
-    request: dict[str, Any] | None = None
+    #: Fields the record carries at top level, from the inferencer (``continuation``, ``choices``, ``label_spans``,
+    #: ``sc_size``) and the dataset (``tools``, ``tool_choice``: these are also in :attr:`request`).
+    request_fields: dict[str, Any] | None = None
     #: Whether shots were dropped to fit ``max_seq_len`` (``ice_idx`` holds the ones kept).
     truncated: bool = False
     #: Whether the prompt is longer than ``max_seq_len`` even with no shots (written as it is; the record says so).
     over_limit: bool = False
     #: Control tokens of the model that row text held and that were escaped in ``prompt`` (``special_token_policy='escape'``).
     escaped_tokens: list[str] | None = None
+    #: The run-time overrides and run controls that shaped the prompt, as ``key=value`` lines (``None``: none).
+    overrides: list[str] | None = None
+    #: The final input as tokens (``Renderer(tokenizer=...)``): ids, each token's piece, the loss mask, the junction.
+    tokens: TokenView | None = None
+    #: The prompt's stable id: ``<dataset>/<reader_cfg.id_column value or index>``, then ``/<label>`` (ppl),
+    #: ``/turn<k>`` (numbered dialogue turns), ``/calib`` (calibration prompts); unique within a dataset's prompts.
+    id: str = ""
+    #: The answer the prompt is scored against: the row's output column (a dialogue turn: that turn's element).
+    gold: Any = None
+    #: What an engine request carries besides the prompt (:mod:`promptkit.generation`): ``model``, ``max_tokens``,
+    #: ``stop``, sampling, ``n``; ``add_special_tokens`` for completion strings; the dataset's ``tools``/``tool_choice``.
+    #: Shared by the prompts of a renderer: read-only.
+    request: Mapping[str, Any] | None = None
+    #: The test row the prompt was rendered from, as loaded (before the control-token guard).
+    row: Row | None = field(default=None, repr=False)
+    #: The hashes the prompts of a renderer share (:class:`~promptkit.fingerprints.Sources`), for :attr:`provenance`.
+    sources: Sources | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fingerprint(self) -> str:
+        """The hash of the final input (and its media), see :mod:`promptkit.fingerprints`."""
+        return fingerprint(self.prompt, self.media)
+
+    @property
+    def provenance(self) -> dict[str, str | None] | None:
+        """Hashes of what the prompt was made from: template, meta template, chat template, tokenizer, shots, row."""
+        return self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
+    #: The order of the row's options under circular evaluation (e.g. ``'BCDA'``: the text of option A shown as B …).
+    permutation: str | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The JSON object ``promptkit render`` writes."""
@@ -107,8 +152,20 @@ class RenderedPrompt:
             record["escaped_tokens"] = self.escaped_tokens
         if self.mode == "ppl" or self.label is not None:
             record["label"] = self.label
-        if self.request:
-            record.update(self.request)
+        if self.permutation is not None:
+            record["permutation"] = self.permutation
+        if self.request_fields:
+            record.update(self.request_fields)
+        record["id"] = self.id
+        record["gold"] = self.gold
+        record["request"] = dict(self.request) if self.request is not None else None
+        record["fingerprint"] = fingerprint(self.prompt, self.media)
+        provenance: dict[str, Any] | None = self.sources.provenance(self.ice_idx, self.row) if self.sources is not None else None
+        if self.overrides and provenance is not None:
+            provenance["overrides"] = self.overrides
+        record["provenance"] = provenance
+        if self.tokens is not None:
+            record.update(self.tokens.dump())
         return record
 
 
@@ -120,7 +177,11 @@ class Renderer:
     shots from the end; it defaults to the model config's ``token_counter``.
     ``replies`` (test row index → the model's replies, in turn order) feed the
     history of ``infer_mode='every'`` dialogues; :meth:`conversation` is the
-    interactive way to the same prompts.
+    interactive way to the same prompts.  ``controls`` are the run's level of the
+    prompt controls (:mod:`promptkit.controls`), over the model's and the dataset's.
+    ``tokenizer`` (a tokenizer.json path, an ``HFTokenizer``, a ``tokenizers`` or transformers fast tokenizer) gives
+    each prompt its token view (``tokens``: :mod:`promptkit.token_view`); a chat
+    API model has none and is refused.
 
     It calls the stages and holds none of them: rows and shots (``promptkit.data``,
     ``promptkit.retrievers``, ``promptkit.shots``), the template, a dialogue's turns
@@ -137,6 +198,8 @@ class Renderer:
         token_counter: TokenCounter | None = None,
         replies: Mapping[int, Sequence[str]] | None = None,
         progress: Progress | None = None,
+        controls: Controls | None = None,
+        tokenizer: Any = None,
     ) -> None:
         self.dataset = dataset
         #: Receives progress of loading, indexing and rendering (see :mod:`promptkit.data.progress`); ``None``: no reports.
@@ -149,10 +212,17 @@ class Renderer:
         self.inferencer = dataset.inferencer
         self.output_column = dataset.reader.output_column
         self.replies = replies
+        #: The prompt controls in force: the model's, then the dataset's, then the run's (see promptkit.controls).
+        self.controls = Controls.merge(getattr(model, "controls", None), dataset.controls, controls)
+        self._overrides = [*dataset.overrides, *(controls.describe() if controls is not None else ())] or None
         with self._where:
             # The inferencer picks the template (OpenCompass's rule: the prompt_template, else the ice_template).
             template = self.inferencer.select_template(dataset.prompt_template, dataset.ice_template, dataset.reader)
+            self._layout = ShotLayout(self.controls.layout, template, dataset.ice_template, self.output_column)
+            template = self._layout.template
             self._dialogue: Dialogue | None = dialogue_for(template, self.inferencer)
+        self._ice_template = self._layout.ice_template
+        self._system_prompt = self.controls.system_prompt
         self.template: Template = template
         #: Why the inferencer cannot run with this model, raised when a prompt is asked for (the renderer itself still answers len(), labels, …).
         self._refusal: PromptkitError | None = None
@@ -185,6 +255,51 @@ class Renderer:
         loader = dataset.loader
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._request_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
+        # The final input under the controls (prefill, chat-template kwargs, thinking); None: the model's own render.
+        self._output: ControlledOutput | None = None
+        prefill = getattr(self.inferencer, "prefill", False)
+        gen_prefix = getattr(self.inferencer, "gen_prefix", None)
+        if ControlledOutput.needed(self.controls, prefill, gen_prefix):
+            with self._where:
+                self._output = ControlledOutput(self._final_model, self.mode, self.controls, prefill=prefill, gen_prefix=gen_prefix)
+        #: Whether test rows are read as they are rendered: the loader can stream, and a row's shots need no other test row.
+        self.streaming = isinstance(loader, StreamingDataset) and (dataset.retriever.streams_rows or not self.inferencer.uses_shots)
+        self._encoder: TokenEncoder | None = None
+        if tokenizer is not None:
+            with self._where:
+                refuse_token_view(self._final_model)
+                self._encoder = token_encoder(tokenizer)
+        with self._where:
+            settings = request_settings(model, self.inferencer)
+        # The request block of a prompt: chat messages', or a completion string's, whose add_special_tokens says whether
+        # the engine should add the tokenizer's BOS (not when the text already starts with it: vLLM would add a second).
+        self._blocks = (settings, {**settings, "add_special_tokens": True}, {**settings, "add_special_tokens": False})
+        self._bos = bos_tokens(self._final_model)
+
+        self._permutation = loader.permutation if isinstance(loader, PermutedDataset) else None
+        #: The prompts' tools: a chat model's request fields (and, with no model, the record's), else written by a chat template.
+        self._tools = dataset.tools
+        self._tools_in_request = dataset.tools is not None and (model is None or self._final_model.kind == "chat")
+
+    @cached_property
+    def _views(self) -> PromptViews:
+        shots = self._shots
+        return PromptViews(self._final_model, self.mode, shots.pieces if shots is not None else None, self._encoder)
+
+    def spans(self, prompt: RenderedPrompt, row_prompts: Sequence[RenderedPrompt] = ()) -> list[Span]:
+        """Where each piece of ``prompt`` sits in its final input (``row_prompts``: the prompts of its row, which name a
+        string ppl prompt's answer slot); see :mod:`promptkit.meta_templates.spans`."""
+        try:
+            return self._views.spans(prompt, row_prompts)
+        except PromptkitError as error:
+            raise self._where.attach(error, prompt.index, prompt.label) from None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickled renderer (a worker's copy) carries its loaded rows and picked shots; progress reports stay with the caller.
+        # The straight path is a closure (it does not pickle): the copy builds its own when it first renders.
+        state = {**self.__dict__, "progress": None}
+        state.pop("_straight", None)
+        return state
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -204,14 +319,16 @@ class Renderer:
         with self._where:
             base_dir = self.dataset.config_path.parent if self.dataset.config_path else None
             with reporting(self.progress):
-                splits = self.dataset.loader.load(base_dir)
+                loader = self.dataset.loader
+                splits = loader.stream(base_dir) if isinstance(loader, StreamingDataset) and self.streaming else loader.load(base_dir)
             reader = self.dataset.reader
             pool = apply_range(splits.get(reader.train_split), reader.train_range, "reader_cfg.train_range")
             test = apply_range(splits.get(reader.test_split), reader.test_range, "reader_cfg.test_range")
-            if not test:
+            if _empty(test):
                 raise DatasetError(f"the test split {reader.test_split!r} has no rows; check the data file and reader_cfg.test_range")
             reader.check_schema(splits.schema(reader.test_split), reader.test_split)
-            reader.check_columns(test, reader.test_split)
+            if not isinstance(test, FileRows):  # streamed rows are checked as they are read (rows_with_shots)
+                reader.check_columns(test, reader.test_split)
             if pool is not test and self.dataset.retriever.ice_num > 0:  # a retriever of no shots (ZeroRetriever) reads no pool row
                 reader.check_schema(splits.schema(reader.train_split), reader.train_split)
                 reader.check_columns(pool, reader.train_split)
@@ -231,19 +348,46 @@ class Renderer:
 
     @cached_property
     def ice_indices(self) -> list[list[int]]:
-        """The shots picked for each test row (none when the inferencer uses no shots)."""
+        """The shots picked for each test row (none when the inferencer uses no shots); a streaming renderer picks
+        them as rows are read instead, and builds this list only when asked."""
+        return self._retrieve(self.test_rows)
+
+    def _retrieve(self, rows: Sequence[Row]) -> list[list[int]]:
         if not self.inferencer.uses_shots:
-            return [[] for _ in self.test_rows]
+            return [[] for _ in rows]
         with self._where, reporting(self.progress):
-            return self.dataset.retriever.retrieve(self.pool, self.test_rows, self.dataset.reader)
+            return self.dataset.retriever.retrieve(self.pool, rows, self.dataset.reader)
+
+    def _shots_of(self, index: int, row: Row) -> Sequence[int]:
+        if self.streaming and "ice_indices" not in self.__dict__:
+            return self._retrieve([row])[0]
+        return self.ice_indices[index]
+
+    def prepare(self) -> None:
+        """Do now what a renderer does once: read the pool (and the test split, unless it streams), pick the shots
+        (unless they are picked as rows stream), find the ppl labels, check the rows' control tokens.
+
+        Rendering does it when first needed; call this to have it done before (its progress then is not counted as
+        rendering), or before forking workers that should not each do it (:func:`promptkit.render_parallel`).
+        """
+        self._splits  # noqa: B018 (cached)
+        if not self.streaming:
+            self.ice_indices  # noqa: B018 (cached)
+        if self._refusal is not None:
+            return  # rendering raises it; nothing more is worth preparing
+        if self.inferencer.scores_labels:
+            self.labels  # noqa: B018 (cached)
+        self._guard  # noqa: B018 (cached)
+        self._shots  # noqa: B018 (cached)
+        self._fitter  # noqa: B018 (cached)
 
     @cached_property
     def _shots(self) -> ShotRenderer | None:
-        if self.dataset.ice_template is None or not self.inferencer.uses_shots:
+        if self._ice_template is None or not self.inferencer.uses_shots:
             return None
         retriever = self.dataset.retriever
         return ShotRenderer(
-            self.dataset.ice_template,
+            self._ice_template,
             self._shot_rows,
             self.output_column,
             retriever.ice_separator,
@@ -301,12 +445,70 @@ class Renderer:
 
     # -- rendering ----------------------------------------------------------------
     def __iter__(self) -> Iterator[RenderedPrompt]:
-        rows, ice_indices = self.test_rows, self.ice_indices
-        with task(f"rendering {self.dataset.abbr}", len(rows), "rows", self.progress) as advance:
-            for index, row in enumerate(rows):
-                yield from self._render(row, index, ice_indices[index])
+        return self.prompts()
+
+    def prompts(self, indices: Sequence[int] | None = None) -> Iterator[RenderedPrompt]:
+        """The prompts of every test row (or of ``indices``), in order, rendered as they are asked for; a streaming
+        renderer reads each row as it gets to it. Reports the rows over ``max_seq_len`` at the end (:meth:`report`)."""
+        for prompts in self.prompts_by_row(indices):
+            yield from prompts
+
+    def prompts_by_row(self, indices: Sequence[int] | None = None) -> Iterator[list[RenderedPrompt]]:
+        """As :meth:`prompts`, a test row's prompts at a time (a row's ppl labels, dialogue turns, calibration)."""
+        if not self.streaming:
+            self.ice_indices  # noqa: B018 (shots picked before rendering starts, with their own progress)
+        total = (len(self) if indices is None else len(indices)) if self.progress is not None else None
+        with task(f"rendering {self.dataset.abbr}", total, "rows", self.progress) as advance:
+            for index, row, ice_idx in self.rows_with_shots(indices):
+                yield self.render_with_shots(index, row, ice_idx)
                 advance(1)
         self.report()
+
+    def rows_with_shots(self, indices: Iterable[int] | None = None) -> Iterator[RowWithShots]:
+        """Each test row to render (all, or ``indices``) with its index and shots, read as they are asked for: a
+        streaming renderer reads the rows and picks their shots :data:`STREAM_CHUNK` rows at a time."""
+        if not self.streaming:
+            ice_indices = self.ice_indices
+            for index in range(len(self)) if indices is None else indices:
+                yield index, self._row(index), ice_indices[index]
+            return
+        rows = self.test_rows
+        numbered: Iterator[tuple[int, Row]]
+        if indices is None:
+            numbered = enumerate(rows)
+        elif isinstance(indices, range) and indices.step == 1 and 0 <= indices.start <= indices.stop <= len(rows):
+            numbered = zip(indices, rows[indices.start : indices.stop], strict=True)  # consecutive rows of a file: read in one piece
+        else:
+            numbered = ((i, self._row(i)) for i in indices)
+        reader = self.dataset.reader
+        failure: PromptkitError | None = None
+        while failure is None:
+            chunk: list[tuple[int, Row]] = []
+            try:  # a row that cannot be read (it names its file, line and row) ends the run after the rows before it
+                for item in numbered:
+                    chunk.append(item)
+                    if len(chunk) == STREAM_CHUNK:
+                        break
+            except PromptkitError as error:
+                failure = self._where.attach(error)
+            if not chunk:
+                break
+            with self._where:
+                for index, row in chunk:
+                    reader.check_columns([row], reader.test_split, first=index)
+            rows = [row for _, row in chunk]
+            for (index, row), ice_idx in zip(chunk, self._retrieve(rows), strict=True):
+                yield index, row, ice_idx
+        if failure is not None:
+            raise failure
+
+    def render_with_shots(self, index: int, row: Row, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+        """The prompts of test row ``index`` given the row and its shots (as :meth:`rows_with_shots` gives them)."""
+        return self._render(row, index, ice_idx)
+
+    def note_over_limit(self, indices: Iterable[int]) -> None:
+        """Test rows rendered elsewhere (a worker process) whose prompt is over ``max_seq_len``, for :meth:`report`."""
+        self._over_limit.update(dict.fromkeys(indices))
 
     def report(self) -> None:
         """Log one warning for the rows rendered since the last report whose prompt is over ``max_seq_len`` with no shot
@@ -327,7 +529,14 @@ class Renderer:
 
     def render(self, index: int) -> list[RenderedPrompt]:
         """The prompts of test row ``index``: one in gen mode, one per label in ppl mode, one per turn of a dialogue."""
-        return self._render(self._row(index), index, self.ice_indices[index])
+        row = self._row(index)
+        return self.render_with_shots(index, row, self._shots_of(index, row))
+
+    def render_given(self, index: int, row: Row) -> list[RenderedPrompt]:
+        """The prompts of test row ``index`` rendered from ``row``, a copy of it that travelled (a Ray worker's row):
+        with the shots picked for ``index``, as :meth:`render` would."""
+        self._row(index)  # the index is checked as render() checks it
+        return self._render(row, index, self.ice_indices[index])
 
     def render_row(self, row: Row) -> list[RenderedPrompt]:
         """Prompts for a row that is not in the test split (index ``-1``); shots picked for it now."""
@@ -338,9 +547,9 @@ class Renderer:
 
     def _row(self, index: int) -> Row:
         rows = self.test_rows
-        if 0 <= index < len(rows):
-            return rows[index]
         with self._where:
+            if 0 <= index < len(rows):
+                return rows[index]
             raise ConfigError(f"index {index} is out of range: the test split has {len(rows)} rows (0 to {len(rows) - 1})", key="index")
 
     # -- dialogues --------------------------------------------------------------------
@@ -369,7 +578,7 @@ class Renderer:
                 raise ConfigError(f"turn {turn}: this dataset's template is not multi-turn, so each row has one prompt (turn 0)")
             else:
                 turns = None
-        return self._render(row, index, self.ice_indices[index], turns)[0]
+        return self._render(row, index, self._shots_of(index, row), turns)[0]
 
     def _plan(self, dialogue: Dialogue, row: Row, index: int) -> Turns:
         """The turns a row renders: the template counts them (its errors name the row), the dialogue picks them."""
@@ -396,7 +605,11 @@ class Renderer:
         guard = self._guard
         labels = self.labels if self.inferencer.scores_labels else None
         label: Hashable | None = None
+        source = row
+        output = self.output_column
+        gold = row.get(output) if output is not None else None
         try:
+            base = self._base_id(row, index)
             # Row text goes through the model's guard before any template sees it (promptkit.control_tokens).
             hits: tuple[TokenHit, ...] = ()
             if guard is not None:
@@ -411,54 +624,91 @@ class Renderer:
                 for number in numbers:
                     rendered, shots, over = self._fit(row, list(ice_idx), None, (number, replies))
                     turn = number if dialogue.numbered else None
-                    out.append(self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over))
+                    ident = f"{base}/turn{number}" if turn is not None else base
+                    answer = gold[number] if isinstance(gold, (list, tuple)) and number < len(gold) else gold
+                    out.append(
+                        self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over, ident, answer, source, self._blocks)
+                    )
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders
+                if self._encoder is not None:
+                    self._views.add_tokens(out)
                 return out
-            request = self._request(row)
+            request, blocks = self._request(row)
             if labels is None:
                 rendered, shots, over = self._fit(row, list(ice_idx), None)
-                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over)]
+                out = [self._prompt(index, self.mode, rendered, shots, None, None, request, len(shots) < len(ice_idx), over, base, gold, source, blocks)]
             else:
                 # Every label of a row is scored with the same shots: the fewest that every label's prompt fits with.
+                label_ids = self._label_ids
                 shots = list(ice_idx)
                 out = []
                 for label in labels:
                     rendered, shots, over = self._fit(row, shots, label)
-                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over))
+                    ident = f"{base}/{label_ids[label]}"
+                    out.append(self._prompt(index, "ppl", rendered, shots, label, None, request, len(shots) < len(ice_idx), over, ident, gold, source, blocks))
                 if len(shots) < len(ice_idx):
                     # A label fitted with more shots than the row ends with is shorter with fewer: it still fits.
                     for k, prompt in enumerate(out):
                         if len(prompt.ice_idx) != len(shots):
                             label = prompt.label
-                            out[k] = self._prompt(index, "ppl", self._render_once(row, shots, label), shots, label, None, request, True, prompt.over_limit)
+                            rendered = self._render_once(row, shots, label)
+                            out[k] = self._prompt(index, "ppl", rendered, shots, label, None, request, True, prompt.over_limit, prompt.id, gold, source, blocks)
                 label = None
             calib = self._calib_row(row) if self._calib_row is not None else None
             if calib is not None:
                 # The row's unconditioned form, with the same shots (one per label in ppl mode).
                 for label in labels if labels is not None else (None,):
-                    out.append(self._prompt(index, "calib", self._render_once(calib, shots, label), shots, label, None, request, False, False))
+                    ident = f"{base}/calib" if label is None else f"{base}/calib/{self._label_ids[label]}"
+                    rendered = self._render_once(calib, shots, label)
+                    out.append(self._prompt(index, "calib", rendered, shots, label, None, request, False, False, ident, gold, source, blocks))
                 label = None
             if guard is not None:
                 self._check_tokens(out, hits)
+            if self._encoder is not None:
+                self._views.add_tokens(out)
+            if self._permutation is not None:
+                permutation = self._permutation(row)
+                for prompt in out:
+                    prompt.permutation = permutation
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None
 
     @cached_property
     def _straight(self) -> Callable[[Row, int, Sequence[int]], list[RenderedPrompt]] | None:
-        """:meth:`_render` of a row for a dataset with nothing between template and model: no dialogue, shots to fit,
-        media or calibration prompts (``None`` otherwise).  The same prompts and errors, in one function: the rows of
-        such a dataset (most of them) cost a template render, a model render and a record, without the general
-        path's dispatch (a fifth of a simple prompt's render).
+        """:meth:`_render` of a row for a dataset with nothing between template and model (``None`` otherwise): no
+        dialogue, shots to fit, media, calibration prompts, shot layout, system prompt, tools, output controls,
+        token view or circular permutation.  The same prompts (ids, gold, request blocks, sources) and errors, in one
+        function: the rows of such a dataset (most of them) cost a template render, a model render and a record,
+        without the general path's dispatch (a fifth of a simple prompt's render).
         """
         if self._refusal is not None or self._dialogue is not None:
             return None
         guard, labels = self._guard, self.labels if self.inferencer.scores_labels else None  # in _render's order
-        if self._fitter is not None or self._media is not None or self._collects_media or self._calib_row is not None:
+        if (
+            self._fitter is not None
+            or self._media is not None
+            or self._collects_media
+            or self._calib_row is not None
+            or self._layout.flattens
+            or self._system_prompt is not None
+            or self._tools is not None
+            or self._output is not None
+            or self._encoder is not None
+            or self._permutation is not None
+        ):
             return None
-        mode, masked, mask = self.mode, self.output_column, self._mask_value
-        ice_of, template_render, prompt_of, request_of, attach = self._ice, self.template.render, self._prompt, self._request, self._where.attach
+        mode, output, mask = self.mode, self.output_column, self._mask_value
+        label_ids = self._label_ids if labels is not None else {}
+        ice_of, template_render, prompt_of, request_of, base_id, attach = (
+            self._ice,
+            self.template.render,
+            self._prompt,
+            self._request,
+            self._base_id,
+            self._where.attach,
+        )
         final_of: Callable[[Prompt], FinalInput]
         if self._chat_messages is not None:
             final_of = self._chat_messages
@@ -470,20 +720,25 @@ class Renderer:
 
         def render(row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
             label: Hashable | None = None
+            source = row
+            gold = row.get(output) if output is not None else None
             try:
+                base = base_id(row, index)
                 hits: tuple[TokenHit, ...] = ()
                 if guard is not None:
                     row, hits = guard.guard_row(row)
-                request = request_of(row)
+                request, blocks = request_of(row)
                 shots = list(ice_idx)
                 if labels is None:
-                    prompt = template_render(row, ice_of(shots), label=None, masked=masked, mask_value=mask)
-                    out = [prompt_of(index, mode, (prompt, final_of(prompt), None), shots, None, None, request, False, False)]
+                    prompt = template_render(row, ice_of(shots), label=None, masked=output, mask_value=mask)
+                    out = [prompt_of(index, mode, (prompt, final_of(prompt), None), shots, None, None, request, False, False, base, gold, source, blocks)]
                 else:
                     out = []
                     for label in labels:
-                        prompt = template_render(row, ice_of(shots), label=label, masked=masked, mask_value=str(label))
-                        out.append(prompt_of(index, "ppl", (prompt, final_of(prompt), None), shots, label, None, request, False, False))
+                        prompt = template_render(row, ice_of(shots), label=label, masked=output, mask_value=str(label))
+                        rendered = (prompt, final_of(prompt), None)
+                        ident = f"{base}/{label_ids[label]}"
+                        out.append(prompt_of(index, "ppl", rendered, shots, label, None, request, False, False, ident, gold, source, blocks))
                     label = None
                 if guard is not None:
                     self._check_tokens(out, hits)
@@ -493,13 +748,73 @@ class Renderer:
 
         return render
 
-    def _request(self, row: Row) -> dict[str, Any] | None:
-        """What the row's requests carry besides the prompt: the inferencer's fields, then the dataset's."""
+    def _request(self, row: Row) -> tuple[dict[str, Any] | None, tuple[Mapping[str, Any], ...]]:
+        """What the row's records carry besides the prompt (the inferencer's fields, then the dataset's), and the row's
+        request blocks (chat, completion with and without the tokenizer's special tokens: the dataset's fields added)."""
         fields = self.inferencer.request_fields(row, self.test_rows)
+        if self._tools_in_request:
+            assert self._tools is not None
+            tools = self._tools.for_row(row)
+            if tools is not None:
+                fields = {**(fields or {}), **tools}
         if self._request_fields is None:
-            return fields
+            return fields, self._blocks
         dataset = self._request_fields(row, self._final_model.kind)
-        return dataset if fields is None else {**fields, **(dataset or {})}
+        if not dataset:
+            return fields, self._blocks
+        return {**(fields or {}), **dataset}, tuple({**block, **dataset} for block in self._blocks)
+
+    @cached_property
+    def _sources(self) -> Sources:
+        return Sources(self.template, self.dataset.ice_template, self.model)
+
+    @cached_property
+    def _row_ids(self) -> list[str] | None:
+        """Each test row's id from ``reader_cfg.id_column`` (checked present and unique), or ``None`` without one."""
+        column = self.dataset.reader.id_column
+        if column is None:
+            return None
+        seen: dict[str, int] = {}
+        with self._where:
+            for index, row in enumerate(self.test_rows):
+                if column not in row:
+                    raise DatasetError(
+                        f"reader_cfg.id_column {column!r} is missing from test row {index}; the row has {sorted(row)}", row=index, key=column
+                    )
+                value = str(row[column])
+                permutation = self._permutation(row) if self._permutation is not None else None
+                if permutation is not None:  # circular evaluation: a row's permutations share its id column
+                    value = f"{value}/{permutation}"
+                if value in seen:
+                    raise DatasetError(
+                        f"reader_cfg.id_column {column!r}: test rows {seen[value]} and {index} have the same id {value!r}; "
+                        "ids must be unique (fix the data, or drop id_column to number prompts by index)",
+                        row=index,
+                        key=column,
+                    )
+                seen[value] = index
+        return [f"{self.dataset.abbr}/{value}" for value in seen]
+
+    def _base_id(self, row: Row, index: int) -> str:
+        ids = self._row_ids
+        if ids is None:
+            return f"{self.dataset.abbr}/{index}"
+        if index >= 0:
+            return ids[index]
+        column = self.dataset.reader.id_column
+        assert column is not None  # ids are None without it
+        if column not in row:
+            raise DatasetError(f"reader_cfg.id_column {column!r} is missing from the given row; the row has {sorted(row)}", key=column)
+        return f"{self.dataset.abbr}/{row[column]}"
+
+    @cached_property
+    def _label_ids(self) -> dict[Hashable, str]:
+        """Each candidate label as it appears in ids: ``str(label)``, or ``repr`` when two labels would read the same."""
+        labels = self.labels
+        texts = [str(label) for label in labels]
+        if len(set(texts)) < len(texts):
+            texts = [repr(label) for label in labels]
+        return dict(zip(labels, texts, strict=True))
 
     def _prompt(
         self,
@@ -512,6 +827,10 @@ class Renderer:
         request: dict[str, Any] | None,
         truncated: bool,
         over_limit: bool,
+        ident: str,
+        gold: Any,
+        row: Row,
+        blocks: tuple[Mapping[str, Any], ...],
     ) -> RenderedPrompt:
         """The one place a :class:`RenderedPrompt` is built; a test row over ``max_seq_len`` is noted for :meth:`report`.
 
@@ -522,14 +841,26 @@ class Renderer:
         prompt = RenderedPrompt(
             dataset=self.dataset.abbr, model=self._model_abbr, index=index, mode=mode, prompt=final, ice_idx=shots, intermediate=intermediate
         )
+        prompt.id = ident
+        prompt.gold = gold
+        prompt.row = row
+        prompt.sources = self._sources
+        # A completion string that starts with the tokenizer's BOS must not get a second one.
+        prompt.request = blocks[0] if type(final) is not str else blocks[2] if final.startswith(self._bos) else blocks[1]
         if label is not None:
             prompt.label = label
         if turn is not None:
             prompt.turn = turn
         if media is not None:
             prompt.media = media
+        if self._output is not None:
+            extra = self._output.request_for(final)
+            if extra:
+                request = {**request, **extra} if request else extra
         if request is not None:
-            prompt.request = request
+            prompt.request_fields = request
+        if self._overrides is not None:
+            prompt.overrides = self._overrides
         if truncated:
             prompt.truncated = True
         if over_limit:
@@ -585,14 +916,46 @@ class Renderer:
         else:
             assert self._dialogue is not None  # turns are the dialogue's
             prompt = self._dialogue.template.render_turn(row, turn[0], ice, masked=self.output_column, mask_value=mask_value, replies=turn[1])
+        if self._layout.flattens:
+            prompt = self._layout.finish(prompt)
+        if self._system_prompt is not None:
+            prompt = with_system_prompt(prompt, self._system_prompt)
         if self._media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
             prompt = self._media.apply(prompt)
         if self._chat_messages is not None:
             return prompt, self._chat_messages(prompt), None
+        if self._tools is not None and not self._tools_in_request:
+            tools = self._tools.for_row(row)
+            if tools is not None and "tools" in tools:
+                return prompt, self._with_tools(prompt, tools["tools"]), _media_parts(prompt) if self._collects_media else None
+        if self._output is not None:
+            media: Media = [] if self._collects_media else None
+            return prompt, self._output.render(prompt, media), media
         if self._collects_media:
             final, media = self._final_model.render_with_media(prompt, self.mode)
             return prompt, final, media
         return prompt, self._final_model.render(prompt, self.mode), None
+
+    def _with_tools(self, prompt: Prompt, tools: list[dict[str, Any]]) -> FinalInput:
+        """The final input with the tools written into it by a chat template: the model's own, or, for a completion model,
+        the one of the model folder its ``path`` names (its meta template has no place for tools)."""
+        return self._tool_template.render_tools(prompt, self.mode, tools)
+
+    @cached_property
+    def _tool_template(self) -> ChatTemplateModel:
+        model = self._final_model
+        if isinstance(model, ChatTemplateModel):
+            return model
+        runtime = model.runtime if isinstance(model, CompletionModel) else {}
+        folder = runtime.get("tokenizer_path") or runtime.get("path")
+        if not isinstance(model, CompletionModel) or not isinstance(folder, str):
+            raise ConfigError(
+                f"the dataset's prompts offer tools, and model {model.abbr!r} is a completion model whose meta template has no place "
+                "for them and which has no chat template to write them (path= a local model folder with one); give it path=, or "
+                "use a ChatTemplateModel or a ChatModel (the request carries the tools)",
+                key="tools",
+            )
+        return chat_template_twin(model)
 
     def _ice(self, ice_idx: list[int]) -> Prompt:
         if ice_idx:
@@ -618,6 +981,18 @@ class Renderer:
                 "add the token (e.g. begin='</E>') or use ZeroRetriever",
                 key="ice_token",
             )
+
+
+def _empty(rows: Sequence[Row]) -> bool:
+    """Whether there are no rows; a streamed file is not counted for it (its first row is read)."""
+    if isinstance(rows, FileRows):
+        return next(iter(rows), None) is None
+    return not rows
+def _media_parts(prompt: Prompt) -> list[dict[str, Any]]:
+    """The media parts of a prompt, in order (what a completion model lists beside its string)."""
+    if not isinstance(prompt, PromptList):
+        return []
+    return [part.dump() for item in prompt.items if isinstance(item, RoleItem) and item.parts for part in item.parts if part.modality != "text"]
 
 
 class _Where:

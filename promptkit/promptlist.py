@@ -6,6 +6,8 @@ A template renders a row into a ``PromptList``: an immutable sequence of
 * :class:`RoleItem` — a turn of ``role`` (``HUMAN``, ``BOT``, ``SYSTEM``, …)
   with its ``prompt`` (or, multimodal, its content ``parts``), an optional
   ``fallback_role`` and ``begin``/``end`` overrides for the model's role markers,
+  and, in tool-using conversations, an assistant turn's ``tool_calls`` or a
+  ``TOOL`` turn's ``tool_call_id``,
 * :class:`Marker` — the opening or closing of a section (``begin``, ``round``,
   ``end`` or ``ice``).
 
@@ -28,12 +30,12 @@ PromptList([
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, overload
 
 from promptkit._placeholders import compile_text
 from promptkit.errors import TemplateError, did_you_mean
-from promptkit.parts import Part
+from promptkit.parts import Frozen, Part, thaw
 
 __all__ = ["ROLE_ITEM_KEYS", "Item", "Marker", "PromptList", "RoleItem", "check_role_item"]
 
@@ -60,6 +62,9 @@ class RoleItem:
     override the role's markers in the meta template for this item only.
     ``parts`` makes the turn multimodal: its content is these parts (text,
     image, audio, video) in order, and ``prompt`` is ``None``.
+    ``tool_calls`` (frozen OpenAI tool calls, :func:`~promptkit.parts.freeze`)
+    are the calls an assistant turn makes; ``tool_call_id`` names the call a
+    ``TOOL`` turn (a tool's result) answers.
     """
 
     role: str
@@ -68,6 +73,14 @@ class RoleItem:
     begin: str | None = None
     end: str | None = None
     parts: tuple[Part, ...] | None = None
+    # Not in the repr: a turn's repr stays what it was for the many turns without tools (dump() shows them).
+    tool_calls: tuple[Frozen, ...] | None = field(default=None, repr=False)
+    tool_call_id: str | None = field(default=None, repr=False)
+
+    @property
+    def has_tool_fields(self) -> bool:
+        """Whether the turn carries tool calls or answers one."""
+        return self.tool_calls is not None or self.tool_call_id is not None
 
     def dump(self) -> dict[str, Any]:
         out: dict[str, Any] = {"role": self.role}
@@ -77,6 +90,10 @@ class RoleItem:
                 out[key] = value
         if self.parts is not None:
             out["prompt_mm"] = [part.dump() for part in self.parts]
+        if self.tool_calls is not None:
+            out["tool_calls"] = [thaw(call) for call in self.tool_calls]
+        if self.tool_call_id is not None:
+            out["tool_call_id"] = self.tool_call_id
         return out
 
 

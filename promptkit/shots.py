@@ -13,6 +13,13 @@ shown) and the results are joined as OpenCompass's retrievers join them:
 The block is finished text: it is spliced into the prompt after the item
 under test is rendered, never re-formatted with the test row.
 
+:meth:`ShotRenderer.pieces` names a string block's parts for spans and token
+views: each shot's text and its answer (the answer column's value, found by
+rendering the shot once more with the value marked; for a label-keyed
+ice_template, where the answer is template text, the stretch in which the
+shot's render differs from its renders with the other labels' templates), and
+the separators.
+
 :class:`CandidateShots` renders MDL's candidate shot sets and label prompts
 with the same renderer; it implements the retrievers' ``CandidatePrompts``
 protocol and is installed for ``MDLRetriever`` when this module is imported.
@@ -20,6 +27,7 @@ protocol and is installed for ``MDLRetriever`` when this module is imported.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
@@ -30,6 +38,9 @@ from promptkit.templates.prompt_template import PromptTemplate
 from promptkit.templates.protocol import Prompt, Template
 
 __all__ = ["CandidateShots", "ShotRenderer", "prompt_text", "prompt_texts"]
+
+#: Private-use characters around a shot's marked answer: never produced by a template.
+_OPEN, _CLOSE = "\ue000", "\ue001"
 
 
 class ShotRenderer:
@@ -57,6 +68,7 @@ class ShotRenderer:
         self.sep_token = sep_token
         self._shots: dict[int, Prompt] = {}
         self._last: tuple[tuple[int, ...], Prompt] | None = None
+        self._answers: dict[int, tuple[str, str, str]] = {}
 
     def shot(self, index: int) -> Prompt:
         cached = self._shots.get(index)
@@ -98,6 +110,36 @@ class ShotRenderer:
         self._last = (key, ice)
         return ice
 
+    def pieces(self, ids: Sequence[int]) -> tuple[tuple[str, str], ...]:
+        """A string block's parts, in order, as ``(piece, text)`` whose texts join to :meth:`render`'s block:
+        ``shot[k]`` (the ``k``-th shot's text, before and after its answer), ``shot[k].answer``, and ``text`` for the
+        separators and eos token.  Empty for a PromptList block (its shots are marked by ``ice`` sections) and where the
+        parts do not join to the block (a ``sep_token`` inside a shot)."""
+        if self.template.kind == "chat" or not ids:
+            return ()
+        out: list[tuple[str, str]] = []
+        for k, index in enumerate(ids):
+            if not isinstance(self.shot(index), str):
+                return ()
+            if k and self.separator:
+                out.append(("text", self.separator))
+            before, answer, after = self._answer(index)
+            out += [(f"shot[{k}]", before), (f"shot[{k}].answer", answer), (f"shot[{k}]", after)]
+        if self.eos_token:
+            out.append(("text", self.eos_token))
+        kept = tuple((piece, text) for piece, text in out if text)
+        return kept if "".join(text for _, text in kept) == self.render(ids) else ()
+
+    def _answer(self, index: int) -> tuple[str, str, str]:
+        """Shot ``index``'s text cut at its answer: before, answer, after (the answer empty where none is found)."""
+        cached = self._answers.get(index)
+        if cached is None:
+            shot = self.shot(index)
+            assert isinstance(shot, str)
+            cached = _marked_answer(self, index, shot) or _differing_answer(self, index, shot) or (shot, "", "")
+            self._answers[index] = cached
+        return cached
+
     def _join(self, shots: list[Prompt]) -> Prompt:
         if self.template.kind == "chat":
             if not shots:
@@ -121,6 +163,41 @@ class ShotRenderer:
             if not isinstance(shot, str):
                 raise TemplateError("the label-keyed ice_template mixes string and chat templates; shots must all be one kind")
         return self.separator.join(shots) + self.eos_token  # type: ignore[arg-type]
+
+
+def _marked_answer(shots: ShotRenderer, index: int, shot: str) -> tuple[str, str, str] | None:
+    """The shot rendered with its answer column's value between markers: where the value lands (once) in ``shot``."""
+    column = shots.output_column
+    row = shots.pool[index]
+    if column is None or column not in row:
+        return None
+    value = row[column]
+    if not isinstance(value, str):
+        value = str(value)
+    marked_row = {**row, column: f"{_OPEN}{value}{_CLOSE}"}
+    label = shots._label_of(row, index) if shots.template.labels is not None else None
+    marked = shots.template.render_shot(marked_row, label)
+    if not isinstance(marked, str) or marked.count(_OPEN) != 1 or marked.count(_CLOSE) != 1:
+        return None
+    before, rest = marked.split(_OPEN)
+    answer, after = rest.split(_CLOSE)
+    return (before, answer, after) if before + answer + after == shot else None
+
+
+def _differing_answer(shots: ShotRenderer, index: int, shot: str) -> tuple[str, str, str] | None:
+    """A label-keyed ice_template's answer: where the shot differs from its renders with the other labels' templates."""
+    labels = shots.template.labels
+    if labels is None or len(labels) < 2:
+        return None
+    row = shots.pool[index]
+    own = shots._label_of(row, index)
+    others = [text for label in labels if label != own and isinstance(text := shots.template.render_shot(row, label), str) and text != shot]
+    if not others:
+        return None
+    prefix = min(len(os.path.commonprefix([shot, other])) for other in others)
+    suffix = min(len(os.path.commonprefix([shot[::-1], other[::-1]])) for other in others)
+    end = max(prefix, len(shot) - suffix)
+    return shot[:prefix], shot[prefix:end], shot[end:]
 
 
 def prompt_texts(prompt: Prompt) -> list[str]:

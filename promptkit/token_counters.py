@@ -28,7 +28,9 @@ class HFTokenizer:
     """Counts tokens with a Hugging Face ``tokenizer.json`` (the ``tokenizers`` library), special tokens not added.
 
     Counting the final prompt text, which already holds any special tokens
-    the meta template writes, matches what the model receives.
+    the meta template writes, matches what the model receives.  Padding and
+    truncation saved in the file (an embedding model's ``"padding":
+    {"length": 128}``) are turned off, so a count is the text's true length.
     """
 
     def __init__(self, path: str | os.PathLike[str], add_special_tokens: bool = False) -> None:
@@ -43,11 +45,18 @@ class HFTokenizer:
             self._tokenizer = tokenizers.Tokenizer.from_file(str(file))
         except Exception as error:  # the library raises a bare Exception for a malformed file
             raise ConfigError(f"cannot read tokenizer file {str(file)!r}: {error}", key="tokenizer.path") from error
+        self._tokenizer.no_padding()
+        self._tokenizer.no_truncation()
         self.path = file
         self.add_special_tokens = add_special_tokens
 
     def __call__(self, text: str) -> int:
         return len(self._tokenizer.encode(text, add_special_tokens=self.add_special_tokens).ids)
+
+    def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """The token ids of ``text`` and each token's character span in it (the token view, :mod:`promptkit.token_view`)."""
+        encoding = self._tokenizer.encode(text, add_special_tokens=self.add_special_tokens)
+        return encoding.ids, encoding.offsets
 
     def __repr__(self) -> str:
         return f"HFTokenizer(path={str(self.path)!r})"

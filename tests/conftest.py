@@ -77,3 +77,51 @@ def hf_tokenizer(tmp_path_factory):
         return loaded[folder]
 
     return load
+
+
+#: Text the test tokenizers learn their merges from (besides what each test adds).
+TOKENIZER_CORPUS = ["Q: What is 2+2?\nA: 4\nAnswer: A\nThe answer is B. Capital of France? Paris.\n"] * 3
+
+
+@pytest.fixture(scope="session")
+def trained_tokenizer(tmp_path_factory):
+    """``trained_tokenizer(folder=None, texts=(), special=())`` → the path of a byte-level BPE tokenizer.json learnt from
+    ``texts``, with the model folder's special tokens (its bos/eos/... and added special tokens) and ``special`` added.
+
+    With a folder, the tokenizer.json sits in a copy of it (its tokenizer_config.json without the added-token ids, which
+    belong to the real vocabulary), so transformers' ``PreTrainedTokenizerFast.from_pretrained`` loads the same tokenizer.
+    Nothing is downloaded: the real vocabularies are not in the repository.
+    """
+    tokenizers = pytest.importorskip("tokenizers")
+    import shutil
+
+    def build(folder: Path | None = None, texts: tuple[str, ...] | list[str] = (), special: tuple[str, ...] = ()) -> Path:
+        target = tmp_path_factory.mktemp("bpe")
+        specials = list(special)
+        if folder is not None:
+            target = target / Path(folder).name
+            shutil.copytree(folder, target)
+            config = json.loads((target / "tokenizer_config.json").read_text(encoding="utf-8"))
+            for entry in config.pop("added_tokens_decoder", {}).values():
+                if entry.get("special"):
+                    specials.append(entry["content"])
+            for key in ("bos_token", "eos_token", "unk_token", "pad_token"):
+                value = config.get(key)
+                value = value.get("content") if isinstance(value, dict) else value
+                if isinstance(value, str):
+                    specials.append(value)
+            (target / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+        tokenizer = tokenizers.Tokenizer(tokenizers.models.BPE())
+        tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tokenizer.decoder = tokenizers.decoders.ByteLevel()
+        trainer = tokenizers.trainers.BpeTrainer(
+            vocab_size=len(set(specials)) + 600,
+            special_tokens=list(dict.fromkeys(specials)),
+            initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet(),
+            show_progress=False,
+        )
+        tokenizer.train_from_iterator([*TOKENIZER_CORPUS, *texts], trainer)
+        tokenizer.save(str(target / "tokenizer.json"))
+        return target / "tokenizer.json"
+
+    return build

@@ -134,7 +134,9 @@ def test_cli_render_every_with_replies(capsys):
     assert main(["render", str(EVERY), "--model", str(GPT4O), "--replies", str(REPLIES), "--indices", "0,5"]) == 0
     out = records(capsys)
     assert [(r["index"], r["turn"]) for r in out] == [(0, 0), (0, 1), (5, 0)]
-    assert list(out[0]) == ["dataset", "model", "index", "mode", "turn", "prompt", "ice_idx", "n_shots", "truncated"]
+    assert list(out[0]) == [
+        "dataset", "model", "index", "mode", "turn", "prompt", "ice_idx", "n_shots", "truncated", "id", "gold", "request", "fingerprint", "provenance",
+    ]
     assert out[1]["prompt"][2] == {"role": "assistant", "content": "The sea is wide and grey and deep,\nit sings the sailors off to sleep."}
 
 

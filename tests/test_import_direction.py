@@ -21,16 +21,17 @@ DOCS = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 #: (layer name, its units), lowest first.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_template_limits", "_sandbox", "control_tokens", "messages")),
+    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_template_limits", "_sandbox", "control_tokens", "messages", "controls", "fingerprints")),
     ("data", ("data", "formats")),
     ("retrievers", ("retrievers",)),
-    ("templates", ("templates", "shots")),
+    ("templates", ("templates", "shots", "layout")),
     ("media", ("media",)),
-    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting")),
-    ("inferencers", ("inferencers",)),
+    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting", "token_view")),
+    ("inferencers", ("inferencers", "generation")),
     ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue")),
-    ("cli", ("cli", "__main__")),
+    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "engines", "lint", "diff", "snapshots", "testing")),
+    ("view", ("view",)),
+    ("cli", ("cli", "__main__", "integrations")),
 )
 LEVEL = {unit: level for level, (_, units) in enumerate(LAYERS) for unit in units}
 SUBPACKAGES = {unit for unit in LEVEL if (PACKAGE / unit / "__init__.py").is_file()}

@@ -185,6 +185,11 @@ def test_ppl_only_inferencers_send_one_whole_prompt_per_row(make_renderer):
     assert [p.to_record() for p in only][0] | {"n_shots": 0} == {
         "dataset": "demo", "model": "CompletionModel", "index": 0, "mode": "ppl", "prompt": "<|User|>:Some text.\n<|Bot|>:<eoa>\n",
         "ice_idx": [], "n_shots": 0, "truncated": False, "label": None,
+        "id": "demo/0", "gold": None, "request": {"model": None, "add_special_tokens": True}, "fingerprint": "sha256:ea703e91a6b6c3cf",
+        "provenance": {
+            "template": "sha256:0d4e98742a55f578", "meta_template": "sha256:5ab993de4e9d6cf1", "chat_template": None, "tokenizer": None,
+            "shots": "sha256:4f53cda18c2baa0c", "row": "sha256:e432cc6fd4af0bf2",
+        },
     }
     assert next(iter(spans)).to_record()["label_spans"] == [[0, 4, 1]]
 

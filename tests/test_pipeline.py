@@ -62,7 +62,14 @@ def test_ppl_one_prompt_per_label_in_template_order(make_renderer):
     )
     prompts = list(make_renderer(ROWS[:2], infer))
     assert [(p.index, p.label, p.prompt) for p in prompts] == [(0, "B", "q0 -> B"), (0, "A", "q0 -> A"), (1, "B", "q1 -> B"), (1, "A", "q1 -> A")]
-    assert prompts[0].to_record() == {"dataset": "demo", "model": None, "index": 0, "mode": "ppl", "prompt": "q0 -> B", "ice_idx": [], "n_shots": 0, "truncated": False, "label": "B"}
+    assert prompts[0].to_record() == {
+        "dataset": "demo", "model": None, "index": 0, "mode": "ppl", "prompt": "q0 -> B", "ice_idx": [], "n_shots": 0, "truncated": False, "label": "B",
+        "id": "demo/0/B", "gold": "a0", "request": {"model": None, "add_special_tokens": True}, "fingerprint": "sha256:e58d327fb77e1593",
+        "provenance": {
+            "template": "sha256:091f8bbb30a9fe49", "meta_template": None, "chat_template": None, "tokenizer": None,
+            "shots": "sha256:4f53cda18c2baa0c", "row": "sha256:35fd1c86f9336964",
+        },
+    }
 
 
 def test_ppl_label_ice_template_uses_each_shots_gold_label(make_renderer):
@@ -331,9 +338,9 @@ def test_format_datasets_implement_the_hooks_and_plain_loaders_do_not():
     """Format datasets have both hooks, AdapterDataset the calibration hook; JsonlDataset and RowsDataset have none."""
     standard = StandardSampleDataset("data.jsonl")
     assert isinstance(standard, CalibratedDataset) and isinstance(standard, RequestFieldsDataset)
-    row = {"tools": [{"type": "function"}], "tool_choice": None}
-    assert standard.request_fields(row, "chat") == {"tools": [{"type": "function"}]}
-    assert standard.request_fields(row, "completion") is None
+    # A standardized Sample's tools are the prompts' tools (its default config's tools=), not request columns.
+    assert standard.request_fields({"tools": [{"type": "function"}]}, "chat") is None
+    assert standard.default_config()["tools"] == {"column": "tools", "choice_column": "tool_choice"}
     adapter = AdapterDataset("data.jsonl")
     assert isinstance(adapter, CalibratedDataset) and not isinstance(adapter, RequestFieldsDataset)
     for plain in (JsonlDataset("data.jsonl"), RowsDataset([{"q": "1"}])):

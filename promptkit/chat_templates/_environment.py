@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 import jinja2
 import jinja2.ext
+import jinja2.meta
 import jinja2.nodes
 import jinja2.utils
 from jinja2.exceptions import SecurityError, TemplateError
@@ -33,7 +34,7 @@ from jinja2.utils import pass_context
 
 from promptkit._sandbox import StrictSandbox, check_json_indent, check_size
 
-__all__ = ["compile_chat_template"]
+__all__ = ["compile_chat_template", "template_variables"]
 
 
 class _GenerationTag(jinja2.ext.Extension):
@@ -123,3 +124,9 @@ _ENVIRONMENT = _make_environment()
 def compile_chat_template(source: str) -> jinja2.Template:
     """The compiled template for ``source`` (cached: each distinct text compiles once per process)."""
     return _ENVIRONMENT.from_string(source)
+
+
+@lru_cache(maxsize=256)
+def template_variables(source: str) -> frozenset[str]:
+    """The variables ``source`` reads that it does not set itself (``messages``, ``enable_thinking`` …)."""
+    return frozenset(jinja2.meta.find_undeclared_variables(_ENVIRONMENT.parse(source)))

@@ -210,6 +210,16 @@ class BoundChatTemplate:
         # What Template.render would put in each render's context, merged once (see render()).
         self._context_base = {**self._compiled.globals, **self.variables}
 
+    def reads(self, name: str) -> bool:
+        """Whether the template reads the variable ``name`` (e.g. ``enable_thinking``)."""
+        from promptkit.chat_templates._environment import template_variables
+
+        return name in template_variables(self.source)
+
+    def __reduce__(self) -> tuple[type[BoundChatTemplate], tuple[str, dict[str, Any], str, TemplateLimits]]:
+        # A compiled Jinja template does not pickle; its text does, and compiles again where it is loaded.
+        return BoundChatTemplate, (self.source, self.variables, self.origin, self.limits)
+
     def render(
         self,
         messages: Sequence[Mapping[str, Any]],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
+from promptkit.cli.examples import with_examples
 from promptkit.config import load_datasets, load_models
 from promptkit.control_tokens import describe_hits
 from promptkit.errors import ConfigError
@@ -26,6 +27,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="compare a model's meta template with its own chat template and show the first divergence",
         description="Render the same prompts through the model config's meta template and through the chat template of the "
         "local model folder its path= names; report the first place they differ. Exit status 1 when they differ.",
+        **with_examples("check-template"),
     )
     sub.add_argument("model_config", help="model config with a meta template and path= a local model folder")
     sub.add_argument("dataset_config", nargs="?", help="render this dataset's prompts (default: built-in probe conversations)")
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         agree = sum(result.offset is None for result in results)
         print(f"model {model.abbr!r}: meta template vs chat template ({chat.chat_template.origin})")
         print(f"  {agree} of {len(results)} prompts agree")
+        print(f"  {chat.probe_system_role().describe()}")
         first = next((result for result in results if result.offset is not None), None)
         if first is not None:
             differ = True

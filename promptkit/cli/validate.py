@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from promptkit.cli.examples import with_examples
 from promptkit.config import DatasetSpec, build_dataset
 from promptkit.formats import FORMATS, validate_file
 
@@ -20,7 +21,9 @@ __all__ = ["add_parser", "file_dataset", "run"]
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse keeps this type private
-    validate = commands.add_parser("validate", help="check every record of a data file against its format; report each broken rule")
+    validate = commands.add_parser(
+        "validate", help="check every record of a data file against its format; report each broken rule", **with_examples("validate")
+    )
     validate.add_argument("file", help="a .jsonl data file")
     validate.add_argument("--format", required=True, choices=sorted(FORMATS), help="the file's dataset format")
     validate.add_argument("--allow-bad", action="store_true", help="report bad records but exit 0 (loaders skip them with allow_bad=True)")

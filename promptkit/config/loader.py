@@ -13,18 +13,22 @@ What promptkit does not use is kept and ignored, as OpenCompass ignores it:
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from promptkit.config.engine_imports import Foreign
+from promptkit.config.overrides import Overrides
 from promptkit.config.reading import read_entries
 from promptkit.config.registry import REGISTRY, lacking, resolve_type
-from promptkit.config.sources import RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.config.sources import CircularDataset, RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.controls import CONTROL_KEYS, Controls
+from promptkit.data.circular import Circular
 from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
+from promptkit.data.tools import Tools
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.inferencers import Inferencer
@@ -55,19 +59,54 @@ class DatasetSpec:
     infer_settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: The dataset's ``eval_cfg`` (evaluators, postprocessors), kept as the config gives it; promptkit does not evaluate.
     eval_cfg: Mapping[str, Any] | None = None
+    #: The dataset's level of the prompt controls: ``infer_cfg``'s ``thinking``, ``chat_template_kwargs``, ``shots``, ``system_prompt``.
+    controls: Controls = field(default_factory=Controls)
+    #: The run-time overrides applied to the config (``load_datasets(..., overrides=...)``), as ``key=value`` lines.
+    overrides: tuple[str, ...] = ()
+
+    #: The tools the prompts offer (``tools=dict(...)``, :mod:`promptkit.data.tools`); ``None``: no tools.
+    tools: Tools | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Read-only mapping proxies do not pickle: they travel as dicts, with their positions, and are wrapped again on load.
+        values = [getattr(self, item.name) for item in fields(self)]
+        proxied = tuple(i for i, value in enumerate(values) if isinstance(value, MappingProxyType))
+        return _unpickle_spec, (proxied, *(dict(value) if i in proxied else value for i, value in enumerate(values)))
 
 
-def load_datasets(path: str | Path, *, data_root: str | Path | None = None, rows: str | Path | None = None) -> list[DatasetSpec]:
+def _unpickle_spec(proxied: tuple[int, ...], *values: Any) -> DatasetSpec:
+    restored: list[Any] = [MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)]
+    return DatasetSpec(*restored)
+
+
+def load_datasets(
+    path: str | Path,
+    *,
+    data_root: str | Path | None = None,
+    rows: str | Path | None = None,
+    overrides: Overrides | Sequence[str] | None = None,
+) -> list[DatasetSpec]:
     """Every dataset of a dataset config file.
 
     ``data_root`` is the folder OpenCompass's dataset classes read their data
     from (default: ``$COMPASS_DATA_CACHE``); ``rows``, a data file (any format promptkit reads), feeds
     every dataset instead of its own loader (each keeps its reader_cfg and
-    infer_cfg).
+    infer_cfg).  ``overrides`` (``['infer_cfg.inferencer.max_out_len=512']`` or an
+    :class:`~promptkit.config.overrides.Overrides`) edit every entry before it is built; each spec records them.
     """
     path = Path(path)
     source = RowSource(data_root=None if data_root is None else Path(data_root), rows=None if rows is None else Path(rows))
-    return [build_dataset(entry, path, source) for entry in read_entries(path, "datasets")]
+    edits = Overrides.of(overrides)
+    if not edits:
+        return [build_dataset(entry, path, source) for entry in read_entries(path, "datasets")]
+    specs = []
+    for entry in read_entries(path, "datasets"):
+        try:
+            edited, applied = edits.apply(entry) if isinstance(entry, Mapping) else (entry, ())
+        except PromptkitError as error:
+            raise error.add_context(config=str(path), dataset=_dataset_abbr(entry)) from None
+        specs.append(replace(build_dataset(edited, path, source), overrides=applied))
+    return specs
 
 
 def load_models(path: str | Path) -> list[Model]:
@@ -168,7 +207,7 @@ def _dataset_abbr(cfg: Mapping[str, Any]) -> str:
 
 
 #: A datasets entry's keys that are not its loader's.
-_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media")
+_NOT_LOADER_KEYS = ("abbr", "reader_cfg", "infer_cfg", "eval_cfg", "media", "circular", "tools")
 
 
 def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
@@ -211,12 +250,15 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
             hint = f" (is {typo!r} a typo?)" if typo else ""
             raise ConfigError(f"the dataset has no {key}{hint}", key=key)
     reader = ReaderConfig.from_config(cfg["reader_cfg"])
+    if cfg.get("circular") is not None:
+        loader = CircularDataset(loader, Circular.from_config(cfg["circular"]), reader.test_split)
     media = MediaPolicy.from_config(cfg.get("media"), config_path.parent if config_path else None)
     infer = cfg["infer_cfg"]
     if not isinstance(infer, Mapping):
         raise ConfigError(f"infer_cfg must be a dict (got {type(infer).__name__})", key="infer_cfg")
     # Other keys are runtime settings (OpenCompass ignores them too); one close to a key promptkit reads is a typo.
-    check_keys({key: None for key in infer if key in _INFER_KEYS or closest(key, _INFER_KEYS)}, _INFER_KEYS, "infer_cfg", key_prefix="infer_cfg.")
+    read = (*_INFER_KEYS, *CONTROL_KEYS)
+    check_keys({key: None for key in infer if key in read or closest(key, read)}, read, "infer_cfg", key_prefix="infer_cfg.")
     templates = {key: _template(infer.get(key), f"infer_cfg.{key}") for key in ("ice_template", "prompt_template")}
     ice_template, prompt_template = templates["ice_template"], templates["prompt_template"]
     if ice_template is None and prompt_template is None:
@@ -232,11 +274,17 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
             raise ConfigError(f"infer_cfg needs a {key}, e.g. {key}={example}", key=f"infer_cfg.{key}")
     retriever = _instantiate(infer["retriever"], "retriever", "infer_cfg.retriever")
     inferencer = _instantiate(infer["inferencer"], "inferencer", "infer_cfg.inferencer")
-    settings = MappingProxyType({key: value for key, value in infer.items() if key not in _INFER_KEYS})
+    settings = MappingProxyType({key: value for key, value in infer.items() if key not in read})
     eval_cfg = cfg.get("eval_cfg")
+    try:
+        controls = Controls.from_config(infer)
+    except PromptkitError as error:
+        error.context["key"] = f"infer_cfg.{error.context['key']}"  # Controls names every key it refuses
+        raise
+    tools = Tools.from_config(cfg["tools"]) if cfg.get("tools") is not None else None
     return DatasetSpec(
         abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media, settings,
-        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg,
+        MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg, controls, tools=tools,
     )
 
 

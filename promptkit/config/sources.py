@@ -7,6 +7,8 @@
 * ``n`` and ``k`` are keys of OpenCompass's ``BaseDataset``, not of a loader:
   every split is repeated ``n`` times (:class:`RepeatedDataset`), and ``k``
   (for pass@k, which promptkit does not compute) must not exceed ``n``.
+* ``circular=dict(...)`` reorders the options of the test split's rows, once per
+  pattern (:class:`CircularDataset`, :mod:`promptkit.data.circular`).
 * A dataset class imported from OpenCompass or AISBench that promptkit does not
   read natively (a :class:`~promptkit.config.engine_imports.Foreign`) is read
   by the real class when its package is installed (:class:`EngineDataset`);
@@ -30,12 +32,15 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from promptkit.config.engine_imports import Foreign, installed
-from promptkit.data.loaders import Splits, read_file, read_splits
+from promptkit.data.circular import Circular
+from promptkit.data.loaders import Splits, read_file, read_splits, stream_path
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import current_progress
+from promptkit.data.sources import saved_splits
+from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, DatasetError
 
-__all__ = ["EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
+__all__ = ["CircularDataset", "EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
 
 #: The engines' names, as their users know them.
 _ENGINE_NAMES = {"opencompass": "OpenCompass", "ais_bench": "AISBench"}
@@ -70,6 +75,15 @@ class RowsFileDataset:
         if splits is not None:
             return splits
         rows, schema = read_file(Path(self.path), progress=progress)
+        return Splits(_EverySplit(rows), schemas=_EverySplit(schema) if schema is not None else {})
+
+    def stream(self, base_dir: Path | None = None) -> Splits:
+        """As :meth:`load`, the rows read lazily (:class:`~promptkit.data.streaming.FileRows`)."""
+        path = Path(self.path)
+        if path.is_dir() and saved_splits(path) is not None:
+            return stream_path(path)
+        rows = FileRows(path)
+        schema = rows.schema
         return Splits(_EverySplit(rows), schemas=_EverySplit(schema) if schema is not None else {})
 
     def __repr__(self) -> str:
@@ -131,6 +145,49 @@ class RepeatedDataset:
 
     def __repr__(self) -> str:
         return f"RepeatedDataset({self.loader!r}, n={self.n})"
+
+
+class CircularDataset:
+    """A loader whose split(s) under test hold each row once per order of its options (``circular=`` of a dataset config).
+
+    ``test_split`` is the reader's: the split permuted when ``circular.splits``
+    is not given.  The loader's own hooks (calibration rows, request fields)
+    are its hooks too.
+    """
+
+    def __init__(self, loader: Any, circular: Circular, test_split: str) -> None:
+        self.loader = loader
+        self.circular = circular
+        self.splits = circular.splits if circular.splits is not None else (test_split,)
+
+    def __getattr__(self, name: str) -> Any:
+        # The wrapped loader's hooks and attributes (path, data_dir, calib_row, request_fields), if it has them; not its
+        # stream(): the rows under test are expanded as they are loaded, so a permuted dataset is read whole.
+        if name.startswith("__") or name in ("loader", "circular", "splits", "stream"):
+            raise AttributeError(name)
+        return getattr(self.loader, name)
+
+    def permutation(self, row: Mapping[str, Any]) -> str | None:
+        """The row's order of options, e.g. ``'BCDA'`` (see :meth:`Circular.permutation`)."""
+        return self.circular.permutation(row)
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        splits = self.loader.load(base_dir)
+        expand = self.circular.expand
+        if splits.shared is not None:
+            return replace(splits, shared=expand(splits.shared))
+        if isinstance(splits.by_name, _EverySplit):
+            return replace(splits, by_name=_EverySplit(expand(splits.by_name.rows)))
+        missing = [split for split in self.splits if split not in splits.by_name]
+        if missing:
+            raise DatasetError(
+                f"circular: the dataset has no split {missing[0]!r} to permute (its splits: {sorted(splits.by_name)}); set circular.splits",
+                key="circular.splits",
+            )
+        return replace(splits, by_name={name: expand(rows, name) if name in self.splits else rows for name, rows in splits.by_name.items()})
+
+    def __repr__(self) -> str:
+        return f"CircularDataset({self.loader!r}, mode={self.circular.mode!r})"
 
 
 def engine_dataset(foreign: Foreign, keywords: Mapping[str, Any], data_root: Path | None) -> EngineDataset | UnreadableDataset:

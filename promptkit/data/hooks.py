@@ -1,4 +1,4 @@
-"""What a dataset may add to its rows' prompts: calibration prompts and request fields.
+"""What a dataset may add to its rows' prompts: calibration prompts, request fields, the order of the options.
 
 Both are optional: a loader that has the method takes part, a plain loader
 (``JsonlDataset``, ``RowsDataset``) simply lacks it.  The format datasets
@@ -10,6 +10,8 @@ Both are optional: a loader that has the method takes part, a plain loader
             return {**row, "question": ""}
         def request_fields(self, row, model_kind):  # fields a chat request carries next to its messages
             return {"tools": row["tools"]} if model_kind == "chat" else None
+        def permutation(self, row):               # the record's "permutation" (circular evaluation)
+            return row.get("order")
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CalibratedDataset", "RequestFieldsDataset"]
+__all__ = ["CalibratedDataset", "PermutedDataset", "RequestFieldsDataset"]
 
 
 @runtime_checkable
@@ -35,4 +37,13 @@ class RequestFieldsDataset(Protocol):
 
     def request_fields(self, row: Mapping[str, Any], model_kind: str) -> dict[str, Any] | None:
         """The fields of ``row`` a request to a ``model_kind`` (``'chat'`` or ``'completion'``) model carries; ``None`` for none."""
+        ...
+
+
+@runtime_checkable
+class PermutedDataset(Protocol):
+    """A dataset whose rows are its rows with the options reordered (circular evaluation, :mod:`promptkit.data.circular`)."""
+
+    def permutation(self, row: Mapping[str, Any]) -> str | None:
+        """The order of ``row``'s options (e.g. ``'BCDA'``), for its records; ``None`` for a row that was not reordered."""
         ...

@@ -18,9 +18,10 @@ from typing import Any
 
 from promptkit.data.progress import Progress, current_progress
 from promptkit.data.sources import Schema, json_lines, open_reader, saved_splits
+from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, DatasetError
 
-__all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_file", "read_rows", "read_splits"]
+__all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_file", "read_rows", "read_splits", "stream_files", "stream_path"]
 
 Row = dict[str, Any]
 
@@ -32,15 +33,15 @@ class Splits:
     ``schemas`` holds, by split name, the columns a split's file declares (a CSV header, a Parquet schema …).
     """
 
-    by_name: Mapping[str, list[Row]]
-    shared: list[Row] | None = None
+    by_name: Mapping[str, Sequence[Row]]
+    shared: Sequence[Row] | None = None
     schemas: Mapping[str, Schema] = field(default_factory=dict)
 
     def schema(self, split: str) -> Schema | None:
         """The columns the file of ``split`` declares, if its format does."""
         return self.schemas.get(split)
 
-    def get(self, split: str) -> list[Row]:
+    def get(self, split: str) -> Sequence[Row]:
         if self.shared is not None:
             # One file serves as both 'train' and 'test' (OpenCompass's DatasetReader), and as nothing else.
             if split not in ("train", "test"):
@@ -92,7 +93,7 @@ def _check_rows(rows: Any, where: str) -> None:
 class JsonlDataset:
     """Rows from local data files of any format promptkit reads (see the module docstring)."""
 
-    def __init__(self, path: str | Mapping[str, str], columns: Sequence[str] | None = None, **unused: Any) -> None:
+    def __init__(self, path: str | Mapping[str, str], columns: Sequence[str] | None = None) -> None:
         if not isinstance(path, (str, Path, Mapping)):
             raise ConfigError(f"path must be a file path or a dict of split name -> file path (got {path!r})", key="path")
         if columns is not None and (isinstance(columns, str) or not all(isinstance(column, str) for column in columns) or not columns):
@@ -121,6 +122,12 @@ class JsonlDataset:
         rows, schema = read_file(path, self.columns, progress)
         return Splits({}, shared=rows, schemas={"train": schema, "test": schema} if schema is not None else {})
 
+    def stream(self, base_dir: Path | None = None) -> Splits:
+        """The splits as :class:`~promptkit.data.streaming.FileRows`: each file is opened, and no row read until asked for."""
+        if isinstance(self.path, Mapping):
+            return stream_files({str(split): _resolve(p, base_dir) for split, p in self.path.items()}, self.columns)
+        return stream_path(_resolve(self.path, base_dir), self.columns)
+
     def __repr__(self) -> str:
         return f"JsonlDataset(path={self.path!r}{f', columns={list(self.columns)!r}' if self.columns else ''})"
 
@@ -140,6 +147,22 @@ def _resolve(path: str | Path, base_dir: Path | None) -> Path:
     if str(candidate.resolve()) not in [str(Path(t).resolve()) for t in tried]:
         tried.append(str(candidate.resolve()))
     raise DatasetError(f"data file {str(path)!r} not found (looked at {', '.join(tried)}); check the dataset's path", file=str(path))
+
+
+def stream_files(files: Mapping[str, Path], columns: Sequence[str] | None = None) -> Splits:
+    """Splits of one data file each, read lazily."""
+    rows = {split: FileRows(path, columns) for split, path in files.items()}
+    return Splits(rows, schemas={split: schema for split, each in rows.items() if (schema := each.schema) is not None})
+
+
+def stream_path(path: Path, columns: Sequence[str] | None = None) -> Splits:
+    """The splits of a ``DatasetDict.save_to_disk`` folder, else one file's rows as 'train' and 'test', read lazily."""
+    names = saved_splits(path) if path.is_dir() else None
+    if names is not None:
+        return stream_files({name: path / name for name in names}, columns)
+    rows = FileRows(path, columns)
+    schema = rows.schema
+    return Splits({}, shared=rows, schemas={"train": schema, "test": schema} if schema is not None else {})
 
 
 def read_rows(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> list[Row]:

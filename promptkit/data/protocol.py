@@ -2,7 +2,8 @@
 
 * :class:`Dataset` — a ``type=`` of a ``datasets`` entry: ``load(base_dir)``
   returns the rows by split (:class:`~promptkit.data.loaders.Splits`);
-  optionally :class:`HasDataDir` says where relative media paths resolve.
+  optionally :class:`HasDataDir` says where relative media paths resolve, and
+  :class:`StreamingDataset` gives the splits as rows read lazily (``stream(base_dir)``).
 * :class:`RowText` — the text of a row that retrievers index and compare
   (``reader_cfg.input_template``; :class:`~promptkit.data.input_template.InputTemplate`).
 """
@@ -15,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from promptkit.data.loaders import Splits
 
-__all__ = ["Dataset", "HasDataDir", "RowText"]
+__all__ = ["Dataset", "HasDataDir", "RowText", "StreamingDataset"]
 
 
 @runtime_checkable
@@ -33,6 +34,16 @@ class HasDataDir(Protocol):
 
     def data_dir(self, base_dir: Path | None) -> Path | None:
         """The folder relative media paths in rows resolve against (without it: the config's folder)."""
+        ...
+
+
+@runtime_checkable
+class StreamingDataset(Protocol):
+    """A dataset whose splits can be read lazily: ``stream`` returns :class:`~promptkit.data.streaming.FileRows` as
+    the rows, read as they are asked for (``JsonlDataset``, ``--rows``); ``load`` still reads every row."""
+
+    def stream(self, base_dir: Path | None = None) -> Splits:
+        """The rows of every split, unread until iterated or indexed."""
         ...
 
 

@@ -13,7 +13,7 @@ from promptkit.data.protocol import RowText
 from promptkit.data.sources import Schema
 from promptkit.errors import ConfigError, DatasetError, check_keys
 
-__all__ = ["ReaderConfig"]
+__all__ = ["READER_KEYS", "ReaderConfig"]
 
 Row = Mapping[str, Any]
 
@@ -26,7 +26,10 @@ _KEYS = (
     "train_range",
     "test_split",
     "test_range",
+    "id_column",
 )
+#: The keys reader_cfg takes.
+READER_KEYS = _KEYS
 _SLICE = re.compile(r"^\[\s*(-?\d*)\s*(?::\s*(-?\d*)\s*)?(?::\s*(-?\d*)\s*)?\]$")
 
 
@@ -39,6 +42,8 @@ class ReaderConfig:
     ``train_range``/``test_range`` select rows as OpenCompass does: an int
     ``n`` (or a fraction in (0, 1)) takes ``n`` rows shuffled with seed ``n``;
     a slice string such as ``'[:100]'`` or ``'[::2]'`` slices.
+    ``id_column`` (promptkit's, not OpenCompass's) names the column of each
+    row's stable id, used in the records' ``id`` instead of the row's index.
     """
 
     input_columns: tuple[str, ...]
@@ -49,6 +54,7 @@ class ReaderConfig:
     train_range: Any = None
     test_split: str = "test"
     test_range: Any = None
+    id_column: str | None = None
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> ReaderConfig:
@@ -67,6 +73,9 @@ class ReaderConfig:
             raise ConfigError(f"output_column must be one column name (got {output!r})", key="reader_cfg.output_column")
         for key in ("train_range", "test_range"):
             _check_range(cfg.get(key), key)
+        id_column = cfg.get("id_column")
+        if id_column is not None and (not isinstance(id_column, str) or not id_column):
+            raise ConfigError(f"id_column must be one column name (got {id_column!r})", key="reader_cfg.id_column")
         return cls(
             input_columns=tuple(columns),
             output_column=output,
@@ -76,6 +85,7 @@ class ReaderConfig:
             train_range=cfg.get("train_range"),
             test_split=cfg.get("test_split", "test"),
             test_range=cfg.get("test_range"),
+            id_column=id_column,
         )
 
     def input_text(self, row: Row) -> str:
@@ -105,10 +115,10 @@ class ReaderConfig:
                 key=column,
             )
 
-    def check_columns(self, rows: Sequence[Row], split: str) -> None:
-        """Every input column and the output column must exist in every row."""
+    def check_columns(self, rows: Sequence[Row], split: str, first: int = 0) -> None:
+        """Every input column and the output column must exist in every row; ``first`` is the number of the first row."""
         wanted = set(self.input_columns + ((self.output_column,) if self.output_column else ()))
-        for index, row in enumerate(rows):
+        for index, row in enumerate(rows, start=first):
             if wanted <= row.keys():
                 continue
             column = next(c for c in self.input_columns + (self.output_column or "",) if c not in row)

@@ -33,14 +33,15 @@ class StandardSampleDataset(FormatDataset):
 
     A row with ``unconditioned_input`` also renders a ``calib`` prompt: the
     same prompt with the row's messages replaced by the unconditioned input.
-    Chat requests carry the row's ``tools`` and ``tool_choice``.
+    The row's ``tools`` and ``tool_choice`` are the prompts' tools (the default
+    ``tools=dict(column='tools', choice_column='tool_choice')``): chat requests
+    carry them, chat templates render them.
     """
 
     format_name = "standard"
-    request_columns = ("tools", "tool_choice")
 
     def default_config(self) -> dict[str, Any]:
-        return _messages_config()
+        return {**_messages_config(), "tools": dict(column="tools", choice_column="tool_choice")}
 
     def calib_row(self, row: Mapping[str, Any]) -> Row | None:
         unconditioned = row.get("unconditioned_input")

@@ -143,6 +143,15 @@ class MediaResolver:
         self.root = (policy.root or default_root or Path.cwd()).resolve()
         self._inline_file = lru_cache(maxsize=self.CACHE_SIZE)(self._inline_file_uncached)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The cache of files read stays behind (a bound lru_cache does not pickle); a loaded resolver reads files as it meets them.
+        return {"policy": self.policy, "root": self.root}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.policy = state["policy"]
+        self.root = state["root"]
+        self._inline_file = lru_cache(maxsize=self.CACHE_SIZE)(self._inline_file_uncached)
+
     def apply(self, prompt: PromptList) -> PromptList:
         if self.policy.mode == "keep":
             return prompt

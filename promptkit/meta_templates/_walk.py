@@ -12,22 +12,26 @@ events (a completion model concatenates text, a chat model builds messages).
   the meta ``round`` is rendered in every turn (empty when the turn lacks it),
   as OpenCompass does.  A reserved role (``SYSTEM``) met inside a round is
   rendered on its own at its place — OpenCompass loses it or crashes.
+* A turn that follows a ``TOOL`` item (a tool's result) renders only its own
+  roles, from its first: the model answers the tool's result, with no empty
+  user turn in between.
 * In ``gen`` mode, the last turn of a ``round`` section stops at the first
   ``generate=True`` role: only its ``begin`` is rendered, and the walk ends.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, final
 
 from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.spec import MetaRole, MetaTemplate
-from promptkit.parts import Part
+from promptkit.parts import Frozen, Part
 from promptkit.promptlist import Item, Marker, RoleItem
 
-__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "walk"]
+__all__ = ["Cut", "Rendered", "RoleTable", "Section", "Text", "generation_cut", "walk"]
 
 
 @final
@@ -49,6 +53,9 @@ class Rendered:
     prompt: str
     end: str
     parts: tuple[Part, ...] | None = None
+    #: The item's tool calls and the call it answers (see :class:`~promptkit.promptlist.RoleItem`).
+    tool_calls: tuple[Frozen, ...] | None = None
+    tool_call_id: str | None = None
 
 
 @final
@@ -58,6 +65,8 @@ class Cut:
 
     spec: MetaRole
     begin: str
+    #: The cut item's own prompt, which generation drops (a prefill keeps it as the answer's start).
+    prompt: str = ""
 
 
 Event = Text | Rendered | Cut
@@ -142,6 +151,9 @@ def _render_one(spec: MetaRole, item: RoleItem | None) -> Rendered:
         return Rendered(spec, spec.begin, spec.prompt or "", spec.end)
     begin = item.begin if item.begin is not None else spec.begin
     end = item.end if item.end is not None else spec.end
+    if item.tool_calls is not None or item.tool_call_id is not None:
+        prompt = item.prompt if item.prompt is not None else ""
+        return Rendered(spec, begin, "" if item.parts is not None else prompt, end, item.parts, item.tool_calls, item.tool_call_id)
     if item.parts is not None:
         return Rendered(spec, begin, "", end, item.parts)
     prompt = item.prompt if item.prompt is not None else (spec.prompt or "")
@@ -161,6 +173,12 @@ def walk(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event
         yield event
     if run:
         yield roles.run(run)
+
+
+def generation_cut(items: tuple[Item, ...], roles: RoleTable) -> Cut | None:
+    """Where generation cuts a prompt (the model's turn, with the prompt it drops); ``None`` when it cuts nothing."""
+    events = deque(walk(items, roles, "gen"), maxlen=1)  # the walk ends at the cut, if there is one
+    return events[0] if events and type(events[0]) is Cut else None
 
 
 def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:
@@ -197,6 +215,7 @@ def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterato
 def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: bool, section: str) -> Iterator[Event]:
     # Units: a turn (role name -> item) or a reserved-role item standing alone.
     units: list[dict[str, RoleItem] | tuple[MetaRole, RoleItem]] = []
+    after_tool: set[int] = set()  # the turns that follow a TOOL item
     current: dict[str, RoleItem] | None = None
     last_order = -1
     depth = 0  # items of a section nested in this one (shots spliced into a round) were rendered when it closed
@@ -217,6 +236,8 @@ def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: 
             last_order = -1
             continue
         if current is None or order <= last_order:
+            if units and isinstance(units[-1], tuple) and units[-1][1].role == "TOOL":
+                after_tool.add(len(units))
             current = {}
             units.append(current)
         current[spec.role] = item
@@ -227,12 +248,18 @@ def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: 
             yield _render_one(*unit)
             continue
         cut_here = cut_allowed and i == last_turn
+        skipping = i in after_tool  # the round's elements before the turn's first role are not rendered
         for element in roles.meta.round:
+            if skipping:
+                if isinstance(element, str) or element.role not in unit:
+                    continue
+                skipping = False
             if isinstance(element, str):
                 yield Text(element)
                 continue
             role_item = unit.get(element.role)
             if cut_here and element.generate:
-                yield Cut(element, role_item.begin if role_item is not None and role_item.begin is not None else element.begin)
+                begin = role_item.begin if role_item is not None and role_item.begin is not None else element.begin
+                yield Cut(element, begin, role_item.prompt or "" if role_item is not None else "")
                 return
             yield _render_one(element, role_item)

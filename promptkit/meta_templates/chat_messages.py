@@ -15,6 +15,9 @@ adjacent user message, on a line of its own — the next message, or the
 previous one at the end of the prompt — and raises an error naming the text when that message is not a
 user message.  Whitespace-only text (separators between shots) is dropped.
 
+A turn with tool calls (or answering one: a ``TOOL`` turn) is a message of
+its own, never merged, and carries its ``tool_calls`` / ``tool_call_id``.
+
 Contents are typed (:data:`~promptkit.messages.Content`: text or a tuple of
 parts) and never changed once built, so a builder's state can be kept and
 resumed (:meth:`_MessageBuilder.state`), which the compiled walk does for a
@@ -24,13 +27,13 @@ prompt's constant prefix.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from promptkit.errors import MetaTemplateError
 from promptkit.messages import Content, Message, merge_content
 from promptkit.meta_templates._compile import Plans, PrefixCache, RoleStep, TurnPlan, plain_turn, split
 from promptkit.meta_templates._walk import Cut, Event, Rendered, RoleTable, Section, Text, walk
-from promptkit.parts import Part
+from promptkit.parts import Frozen, Part
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
 __all__ = ["ApiMessages", "BuilderState", "CompiledMessages", "content_without_meta", "render_api_messages"]
@@ -45,6 +48,14 @@ class ApiMessages:
     contents: list[Content]
     #: Whether every content is text (no message has content parts).
     text_only: bool = True
+    #: The tool calls and the answered call id of message ``i``, for the messages that have them.
+    tools: dict[int, ToolFields] = field(default_factory=dict)
+
+
+#: A message's ``tool_calls`` and ``tool_call_id``.
+ToolFields = tuple[tuple[Frozen, ...] | None, str | None]
+#: The api role of tool results: each is a message of its own.
+_TOOL_ROLE = "TOOL"
 
 
 def _text_part(text: str) -> Part:
@@ -83,7 +94,7 @@ class _MessageBuilder:
     alone, as if merging came after it.
     """
 
-    __slots__ = ("before_tail", "contents", "pending", "roles", "tail", "text_only")
+    __slots__ = ("before_tail", "contents", "pending", "roles", "tail", "text_only", "tools")
 
     def __init__(self) -> None:
         self.roles: list[str] = []
@@ -92,6 +103,7 @@ class _MessageBuilder:
         self.tail: Content = ""
         self.before_tail: Content | None = None
         self.text_only = True
+        self.tools: dict[int, ToolFields] = {}
 
     def add(self, event: Event) -> None:
         if type(event) is Rendered:
@@ -107,17 +119,29 @@ class _MessageBuilder:
             else:
                 content = _event_content(event)
                 self.text_only = False
-            self.add_message(api_role, content)
+            if event.tool_calls is not None or event.tool_call_id is not None:
+                self.add_message(api_role, content, (event.tool_calls, event.tool_call_id))
+            else:
+                self.add_message(api_role, content)
         elif type(event) is Text and event.text.strip():
             self.pending.append(event.text)
 
-    def add_message(self, api_role: str, content: Content) -> None:
+    def add_message(self, api_role: str, content: Content, tools: ToolFields | None = None) -> None:
         """A rendered role's message: pending text outside roles joins it first (it must be a user message)."""
         if self.pending:
             if api_role != _USER_ROLE:
                 raise _misplaced(self.pending, f"before a {api_role} message")
             content = _join_lines("".join(self.pending), content)
             self.pending = []
+        if tools is not None or api_role == _TOOL_ROLE or (self.tools and len(self.roles) - 1 in self.tools):
+            # A tool call, a tool's result, and whatever follows a tool call: messages of their own.
+            if tools is not None:
+                self.tools[len(self.roles)] = tools
+            self.before_tail = None
+            self.roles.append(api_role)
+            self.contents.append(content)
+            self.tail = content
+            return
         self.append(api_role, content)
 
     def append(self, api_role: str, content: Content) -> None:
@@ -142,7 +166,13 @@ class _MessageBuilder:
         if reuse is _UNSET:
             reuse = section.derived["api"] = _SectionMessages.of(section)
         roles = self.roles
-        if reuse is None or self.pending or (roles and roles[-1] == reuse.first_role and type(self.contents[-1]) is not str):
+        if (
+            reuse is None
+            or self.pending
+            or (roles and roles[-1] == reuse.first_role and type(self.contents[-1]) is not str)
+            or (self.tools and len(roles) - 1 in self.tools)
+            or (roles and roles[-1] == reuse.first_role == _TOOL_ROLE)
+        ):
             for event in section.events:
                 self.add(event)
         elif reuse.first_role is not None:
@@ -167,6 +197,7 @@ class _MessageBuilder:
         builder.tail = state.tail
         builder.before_tail = state.before_tail
         builder.text_only = state.text_only
+        builder.tools = {}
         return builder
 
     def finish(self) -> ApiMessages:
@@ -175,7 +206,7 @@ class _MessageBuilder:
                 raise _misplaced(self.pending, "at the end of the prompt, after no user message")
             joined = _join_lines(self.tail, "".join(self.pending))
             self.contents[-1] = joined if self.before_tail is None else merge_content(self.before_tail, joined)
-        return ApiMessages(self.roles, self.contents, self.text_only)
+        return ApiMessages(self.roles, self.contents, self.text_only, self.tools)
 
 
 #: The api role that carries text standing outside any role.
@@ -204,7 +235,7 @@ class _SectionMessages:
         for event in section.events:
             builder.add(event)
         contents = builder.contents
-        if builder.pending or not builder.text_only:
+        if builder.pending or not builder.text_only or builder.tools:
             return None
         texts: list[str] = contents  # type: ignore[assignment]  # all str, checked above
         if not texts:
@@ -298,7 +329,7 @@ class CompiledMessages:
             if type(step) is not RoleStep:
                 break  # the cut
             text = step.fill(prompts)
-            if step.spec.api_role == role:
+            if step.spec.api_role == role and role != _TOOL_ROLE:
                 content = merge_content(content, text)
                 message = None
             else:
@@ -311,6 +342,12 @@ class CompiledMessages:
 
     def _messages(self, rest: ApiMessages, prefix: _Prefix | None) -> tuple[Message, ...]:
         """The prefix's head, then the rest mapped to messages (the prefix's last one reused when unchanged)."""
+        if rest.tools:
+            messages = list(self._messages(ApiMessages(rest.roles, rest.contents, rest.text_only), prefix))
+            offset = len(prefix.head) if prefix is not None else 0
+            for index, (calls, call_id) in rest.tools.items():
+                messages[offset + index] = replace(messages[offset + index], tool_calls=calls, tool_call_id=call_id)
+            return tuple(messages)
         roles, contents = rest.roles, rest.contents
         if prefix is None:
             return tuple(map(self._to_message, roles, contents))
@@ -323,8 +360,8 @@ class CompiledMessages:
         """What the prefix makes; ``None`` when the walk raises or cuts (the plain walk decides)."""
         builder = _MessageBuilder()
         try:
-            if add_events(builder, items, self._roles, mode):
-                return None
+            if add_events(builder, items, self._roles, mode) or builder.tools:
+                return None  # a cut, or tool calls: the plain walk renders the prompt
             head = tuple(map(self._to_message, builder.roles[:-1], builder.contents[:-1]))
             last = _Last(builder.contents[-1], self._to_message(builder.roles[-1], builder.contents[-1])) if builder.roles else None
         except MetaTemplateError:

@@ -21,7 +21,7 @@ class ChatModel(Model):
     """Renders chat messages: typed by :meth:`chat_messages`, OpenAI-style dicts by :meth:`render`.
 
     Without a meta template, ``HUMAN`` → user, ``BOT`` → assistant (the
-    generated role) and ``SYSTEM`` → system.
+    generated role), ``SYSTEM`` → system and ``TOOL`` (a tool's result) → tool.
 
     >>> ChatModel().render(PromptList([{'section': 'round', 'pos': 'begin'}, dict(role='HUMAN', prompt='Hi'),
     ...                                dict(role='BOT', prompt=''), {'section': 'round', 'pos': 'end'}]))
@@ -46,7 +46,7 @@ class ChatModel(Model):
             cfg = self.default_meta_template
         if cfg is None:
             return None
-        return check_chat_meta(MetaTemplate.from_config(cfg), self.passes_unknown_roles)
+        return check_chat_meta(MetaTemplate.from_config(_with_tool_role(cfg)), self.passes_unknown_roles)
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> list[dict[str, Any]]:
         """:meth:`chat_messages` as OpenAI-style dicts, built fresh for this prompt."""
@@ -78,4 +78,15 @@ class ChatModel(Model):
             return name
         if self.passes_unknown_roles:
             return api_role
-        raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT or SYSTEM", key=api_role)
+        raise MetaTemplateError(f"message role {api_role!r} has no OpenAI role; use HUMAN, BOT, SYSTEM or TOOL", key=api_role)
+
+
+def _with_tool_role(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A chat meta template that can carry tool results: a reserved ``TOOL`` role (api role ``TOOL``) unless it has one.
+
+    A chat request has a ``tool`` message role whatever the meta template says, so a tool's result needs no config.
+    """
+    named = [role.get("role") for key in ("round", "reserved_roles") for role in cfg.get(key) or () if isinstance(role, Mapping)]
+    if "TOOL" in named:
+        return cfg
+    return {**cfg, "reserved_roles": [*(cfg.get("reserved_roles") or ()), dict(role="TOOL", api_role="TOOL")]}

@@ -12,13 +12,16 @@ tokenize=False)`` makes the string.  promptkit renders the template itself
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
 from promptkit._template_limits import TemplateLimits
-from promptkit.chat_templates import ChatTemplate
+from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
+from promptkit.controls import THINKING_SWITCHES, Controls
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai
 from promptkit.meta_templates.chat_model import ChatModel
@@ -26,11 +29,83 @@ from promptkit.meta_templates.model import Model, TokenCounter, check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 
-__all__ = ["SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel"]
+__all__ = ["SYSTEM_PROBES", "SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel", "SystemRolePolicy", "probe_system_role"]
 
 #: What to do with system messages: pass them to the template (``error``: a template that refuses them raises),
-#: put their text at the start of the first user message, or send them as user messages.
-SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback")
+#: put their text at the start of the first user message, send them as user messages, leave them out, or
+#: (``auto``) choose one of these from what the chat template does with a system message (:func:`probe_system_role`).
+SYSTEM_ROLE_POLICIES = ("error", "merge_into_first_user", "fallback", "drop", "auto")
+
+#: What a chat template does with a system message (:func:`probe_system_role`), and the policy ``auto`` picks for it:
+#: a template that refuses or loses the system text gets it in the first user message; one that renders it keeps it.
+SYSTEM_PROBES = {
+    "raises": ("raises on a system message", "merge_into_first_user"),
+    "drops": ("drops a system message", "merge_into_first_user"),
+    "own_turn": ("renders a system message as its own turn", "error"),
+    "in_user_turn": ("renders a system message inside the first user turn", "error"),
+}
+
+#: What each policy does, in words (check-template, lint).
+_POLICY_EFFECT = {
+    "error": "system messages go to the template",
+    "merge_into_first_user": "the system text opens the first user message",
+    "fallback": "system messages are sent as user messages",
+    "drop": "system messages are left out",
+}
+
+#: The probe conversation's texts: markers no template writes itself.
+_SYSTEM_MARK, _USER_MARK = "PROMPTKIT-SYSTEM-PROBE", "PROMPTKIT-USER-PROBE"
+
+
+@dataclass(frozen=True)
+class SystemRolePolicy:
+    """A chat-template model's ``system_role``: as configured, the policy applied, and what the probe found (``auto``)."""
+
+    configured: str
+    applied: str
+    #: A key of :data:`SYSTEM_PROBES`, or ``None`` when the template was not probed.
+    probe: str | None = None
+
+    def describe(self) -> str:
+        """One line, e.g. ``system_role='auto': the chat template raises on a system message, so 'merge_into_first_user'
+        (the system text opens the first user message)``."""
+        effect = f"{self.applied!r} ({_POLICY_EFFECT[self.applied]})"
+        if self.probe is None:
+            return f"system_role={effect}"
+        return f"system_role={self.configured!r}: the chat template {SYSTEM_PROBES[self.probe][0]}, so {effect}"
+
+    def dump(self) -> dict[str, str]:
+        """For a record's provenance: ``{"system_role": configured, "system_role_applied": applied[, "system_probe": probe]}``."""
+        out = {"system_role": self.configured, "system_role_applied": self.applied}
+        if self.probe is not None:
+            out["system_probe"] = self.probe
+        return out
+
+
+def probe_system_role(template: BoundChatTemplate) -> str:
+    """What ``template`` does with a system message (a key of :data:`SYSTEM_PROBES`), from two renders.
+
+    ``[system, user]`` is rendered: an error is ``raises``, output without the system text is ``drops``.  Else
+    ``[user]`` alone shows the user turn's header: its text before the user text, past what both renders open
+    with (a BOS).  When the system text is followed by the end of that header (more than whitespace: a default
+    system prompt of the template's own may precede it) the system message had ``own_turn``, else it went
+    ``in_user_turn``.
+    """
+    user = {"role": "user", "content": _USER_MARK}
+    try:
+        both = template.render([{"role": "system", "content": _SYSTEM_MARK}, user], add_generation_prompt=True, plain_text=True)
+    except PromptkitError:
+        return "raises"
+    if _SYSTEM_MARK not in both or _USER_MARK not in both:
+        return "drops"
+    try:
+        alone = template.render([user], add_generation_prompt=True, plain_text=True)
+    except PromptkitError:
+        return "raises"
+    header = alone[len(os.path.commonprefix([alone, both])) : alone.find(_USER_MARK)]
+    between = both[both.index(_SYSTEM_MARK) + len(_SYSTEM_MARK) : both.index(_USER_MARK)]
+    shared = os.path.commonprefix([header[::-1], between[::-1]])
+    return "own_turn" if shared.strip() else "in_user_turn"
 
 
 class OpenCompassChatModel(ChatModel):
@@ -91,7 +166,10 @@ class ChatTemplateModel(Model):
     ) -> None:
         #: The chat model whose messages the template is applied to (the meta template, validated as a chat model's).
         self.chat_model = OpenCompassChatModel(abbr=abbr, meta_template=meta_template or None)
-        super().__init__(abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter, **runtime)
+        super().__init__(
+            abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter,
+            chat_template_kwargs=chat_template_kwargs, **runtime,
+        )
         if fastchat_template is not None:
             raise ConfigError(
                 f"fastchat_template={fastchat_template!r} is not supported: promptkit renders the model's own chat template; "
@@ -100,15 +178,41 @@ class ChatTemplateModel(Model):
             )
         if system_role not in SYSTEM_ROLE_POLICIES:
             raise ConfigError(f"system_role must be one of {list(SYSTEM_ROLE_POLICIES)} (got {system_role!r})", key="system_role")
-        self.system_role = system_role
+        #: The model folder (or the served name) the config gives: the engine-facing name of the model.
+        self.path = path
         self.template_limits = TemplateLimits.of(template_limits)
         self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path, self.template_limits)
         self.chat_template_name = chat_template_name
-        self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self.chat_template_kwargs = dict(self.controls.chat_template_kwargs)
         self.tools = tools
         self.documents = documents
         # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
-        self._bound = self.chat_template.bind(template_name=chat_template_name, tools=tools, documents=documents, **self.chat_template_kwargs)
+        self._bound = self.bound_with(self.controls)
+        #: The last tools :meth:`render_tools` bound the template with, and that binding (a dataset's tools recur row after row).
+        self._tools_bound: tuple[Sequence[Mapping[str, Any]], BoundChatTemplate] | None = None
+        #: The ``system_role`` as configured, the policy applied (``auto`` resolved once, here) and the probe's finding.
+        self.system_policy = self.probe_system_role() if system_role == "auto" else SystemRolePolicy(system_role, system_role)
+        #: The policy applied to system messages (never ``'auto'``).
+        self.system_role = self.system_policy.applied
+
+    def probe_system_role(self) -> SystemRolePolicy:
+        """What ``system_role='auto'`` makes of this chat template (it renders two probe conversations)."""
+        probe = probe_system_role(self._bound)
+        return SystemRolePolicy("auto", SYSTEM_PROBES[probe][1], probe)
+
+    @cached_property
+    def thinking_switch(self) -> str | None:
+        """The thinking variable the chat template reads (``enable_thinking`` for Qwen3, see
+        :data:`~promptkit.controls.THINKING_SWITCHES`), or ``None``."""
+        plain = self.chat_template.bind(template_name=self.chat_template_name, tools=self.tools, documents=self.documents)
+        return next((name for name in THINKING_SWITCHES if plain.reads(name)), None)
+
+    def bound_with(self, controls: Controls, tools: Sequence[Mapping[str, Any]] | None = None) -> BoundChatTemplate:
+        """The chat template bound with ``controls``' template kwargs (``thinking`` under :attr:`thinking_switch`) and
+        ``tools`` (default: the config's)."""
+        kwargs = controls.template_kwargs(self.thinking_switch if controls.thinking is not None else None)
+        tools = self.tools if tools is None else tools
+        return self.chat_template.bind(template_name=self.chat_template_name, tools=tools, documents=self.documents, **kwargs)
 
     def _meta_template(self, cfg: Mapping[str, Any] | None) -> MetaTemplate | None:
         """The chat model's meta template (OpenCompass's default when the config gives none)."""
@@ -146,11 +250,34 @@ class ChatTemplateModel(Model):
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
         check_mode(mode)
+        return self._apply(self.chat_messages(prompt, mode), self._bound, mode == "gen")
+
+    def render_tools(self, prompt: str | PromptList, mode: str, tools: Sequence[Mapping[str, Any]]) -> str:
+        """:meth:`render` with ``tools`` given to the chat template (``apply_chat_template(tools=...)``), instead of the config's."""
+        cached = self._tools_bound
+        if cached is None or (cached[0] is not tools and cached[0] != tools):
+            cached = self._tools_bound = (tools, self.bound_with(self.controls, tools))
+        return self.render_with(prompt, mode, cached[1])
+
+    def render_with(self, prompt: str | PromptList, mode: str, bound: BoundChatTemplate, answer_start: str = "") -> str:
+        """:meth:`render` through ``bound`` (see :meth:`bound_with`); a non-empty ``answer_start`` (gen mode) ends the
+        messages as an assistant message that the template continues (``continue_final_message=True``, no generation prompt)."""
+        check_mode(mode)
         typed = self.chat_messages(prompt, mode)
+        if not answer_start:
+            return self._apply(typed, bound, mode == "gen")
+        answer = Message("assistant", answer_start)
+        if typed and typed[-1].role == "assistant":
+            typed = (*typed[:-1], replace(typed[-1], content=merge_content(typed[-1].content, answer_start)))
+        else:
+            typed = (*typed, answer)
+        return self._apply(typed, bound, False, continue_final=True)
+
+    def _apply(self, typed: tuple[Message, ...], bound: BoundChatTemplate, add_generation_prompt: bool, continue_final: bool = False) -> str:
         messages = to_openai(typed)
         text_only = all(type(message.content) is str for message in typed)
         try:
-            return self._bound.render(messages, add_generation_prompt=mode == "gen", plain_text=text_only)
+            return bound.render(messages, add_generation_prompt=add_generation_prompt, continue_final_message=continue_final, plain_text=text_only)
         except PromptkitError as error:
             multimodal = [i for i, m in enumerate(typed) if type(m.content) is not str]
             if multimodal and "failed on these messages" in error.message:
@@ -161,18 +288,20 @@ class ChatTemplateModel(Model):
             if self.system_role == "error" and any(m.role == "system" for m in typed) and "system" in error.message.lower():
                 error.message += (
                     "; the prompt has a system message: set system_role='merge_into_first_user' or 'fallback' in the model config "
-                    "to send its text as user text"
+                    "to send its text as user text, 'drop' to leave it out, or 'auto' to choose from what the template does"
                 )
             raise error.add_context(model=self.abbr) from None
 
 
 def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:
-    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``."""
+    """OpenCompass's conversion: empty messages skipped, then consecutive messages of one role merged with ``'\\n'``
+    (tool calls and tool results are kept as they are: a call with no text is not empty)."""
     merged: list[Message] = []
     for message in messages:
-        if not message.content:
+        tool_fields = message.tool_calls is not None or message.tool_call_id is not None
+        if not message.content and not tool_fields:
             continue
-        if merged and merged[-1].role == message.role:
+        if merged and merged[-1].role == message.role and not tool_fields and message.role != "tool" and merged[-1].tool_calls is None:
             merged[-1] = replace(merged[-1], content=merge_content(merged[-1].content, message.content))
         else:
             merged.append(message)
@@ -199,6 +328,8 @@ def _apply_system_policy(messages: tuple[Message, ...], policy: str) -> tuple[Me
     """System messages as ``policy`` says (see :data:`SYSTEM_ROLE_POLICIES`); new messages, the given ones untouched."""
     if policy == "error" or not any(m.role == "system" for m in messages):
         return messages
+    if policy == "drop":  # the messages either side of a dropped one may share a role: merged as OpenCompass merges
+        return _skip_empty_and_merge(tuple(m for m in messages if m.role != "system"))
     if policy == "merge_into_first_user":
         system: Content = ""
         for message in messages:

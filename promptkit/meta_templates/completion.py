@@ -151,6 +151,8 @@ def _event_text(event: Event, placeholders: Placeholders | None, media: list[dic
     if type(event) is Text:
         return event.text
     assert type(event) is Rendered
+    if event.tool_calls is not None:
+        raise _no_tool_calls()
     if event.parts is None:
         return event.begin + event.prompt + event.end
     return event.begin + parts_to_text(event.parts, placeholders, media) + event.end
@@ -178,6 +180,8 @@ def join_without_meta(prompt: str | PromptList, placeholders: Placeholders | Non
         if type(item) is str:
             text = item
         elif type(item) is RoleItem:
+            if item.tool_calls is not None:
+                raise _no_tool_calls()
             text = parts_to_text(item.parts, placeholders, media) if item.parts is not None else item.prompt or ""
         else:
             assert type(item) is Marker
@@ -185,3 +189,11 @@ def join_without_meta(prompt: str | PromptList, placeholders: Placeholders | Non
         if text:
             texts.append(text)
     return "\n".join(texts)
+
+
+def _no_tool_calls() -> MetaTemplateError:
+    """A completion model's meta template has no way to write an assistant turn's tool calls."""
+    return MetaTemplateError(
+        "the prompt has an assistant turn with tool_calls, which a completion model's meta template cannot write; "
+        "use a ChatTemplateModel (the model's chat template writes tool calls) or a ChatModel"
+    )

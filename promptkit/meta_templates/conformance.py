@@ -18,8 +18,8 @@ from promptkit.promptlist import PromptList
 
 __all__ = ["FAITHFUL_META_TEMPLATE", "Comparison", "chat_template_twin", "compare", "first_divergence"]
 
-#: Messages exactly as the prompt's roles say (HUMAN → user, BOT → assistant, SYSTEM → system), so the chat
-#: template, not a conversion, decides where a system prompt goes.
+#: Messages exactly as the prompt's roles say (HUMAN → user, BOT → assistant, SYSTEM → system; a chat model adds
+#: TOOL → tool), so the chat template, not a conversion, decides where a system prompt goes.
 FAITHFUL_META_TEMPLATE = dict(
     round=[dict(role="HUMAN", api_role="HUMAN"), dict(role="BOT", api_role="BOT", generate=True)],
     reserved_roles=[dict(role="SYSTEM", api_role="SYSTEM")],

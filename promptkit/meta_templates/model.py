@@ -18,9 +18,10 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from promptkit.control_tokens import TokenGuard, check_options, collect_tokens
+from promptkit.controls import Controls
 from promptkit.errors import ConfigError
 from promptkit.messages import Message
-from promptkit.meta_templates._walk import RoleTable
+from promptkit.meta_templates._walk import RoleTable, generation_cut
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 from promptkit.token_counters import build_tokenizer
@@ -78,6 +79,9 @@ class Model(ABC):
     ``special_token_policy`` (``'escape'``, ``'error'``, ``'warn'`` or ``'allow'``) says what happens to row text holding
     one of the model's :attr:`control_tokens`; ``extra_control_tokens`` adds tokens the model cannot know from its
     templates (an API model's server-side chat template).  See :mod:`promptkit.control_tokens`.
+
+    ``thinking``, ``chat_template_kwargs``, ``shots`` and ``system_prompt`` are the model's level of the prompt
+    controls (:mod:`promptkit.controls`), kept as :attr:`controls`; a dataset's and a run's win over them.
     """
 
     kind: ClassVar[str]
@@ -91,9 +95,15 @@ class Model(ABC):
         tokenizer: Any = None,
         special_token_policy: str = "escape",
         extra_control_tokens: Sequence[str] | None = None,
+        thinking: bool | None = None,
+        chat_template_kwargs: Mapping[str, Any] | None = None,
+        shots: str | None = None,
+        system_prompt: str | None = None,
         **runtime: Any,
     ) -> None:
         self.abbr = abbr if abbr is not None else type(self).__name__
+        #: The model's prompt controls (see :mod:`promptkit.controls`).
+        self.controls = Controls(thinking, chat_template_kwargs or {}, shots, system_prompt)
         self.special_token_policy, self.extra_control_tokens = check_options(special_token_policy, extra_control_tokens)
         self.meta_template = self._meta_template(meta_template)
         self.max_seq_len = max_seq_len
@@ -134,6 +144,13 @@ class Model(ABC):
     def _literal_control_tokens(self) -> Iterator[str]:
         """Tokens taken as written (a tokenizer's special tokens); a meta template has none."""
         return iter(())
+
+    def dropped_answer(self, prompt: str | PromptList) -> str:
+        """The prompt of the final turn's generated role, which gen mode drops (``''`` when generation cuts nothing)."""
+        if isinstance(prompt, str) or self._roles is None:
+            return ""  # no meta template: every item's text is in the input already
+        cut = generation_cut(prompt.items, self._roles)
+        return cut.prompt if cut is not None else ""
 
     @abstractmethod
     def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:

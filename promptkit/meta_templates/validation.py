@@ -12,7 +12,7 @@ from promptkit.parts import MODALITIES
 __all__ = ["OPENAI_ROLES", "check_begin_message", "check_chat_meta", "check_placeholders"]
 
 #: The OpenAI message role of each meta ``api_role``.
-OPENAI_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}
+OPENAI_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system", "TOOL": "tool"}
 
 
 def check_chat_meta(meta: MetaTemplate, passes_unknown_roles: bool) -> MetaTemplate:
@@ -29,7 +29,7 @@ def check_chat_meta(meta: MetaTemplate, passes_unknown_roles: bool) -> MetaTempl
             raise MetaTemplateError(f"role {role.role!r} needs api_role ('HUMAN', 'BOT' or 'SYSTEM') in a chat model's meta template", key=role.role)
         if role.api_role not in OPENAI_ROLES and not passes_unknown_roles:
             raise MetaTemplateError(
-                f"role {role.role!r} has api_role {role.api_role!r}; a chat model maps only HUMAN, BOT and SYSTEM to message roles",
+                f"role {role.role!r} has api_role {role.api_role!r}; a chat model maps only HUMAN, BOT, SYSTEM and TOOL to message roles",
                 key=role.role,
             )
     if meta.begin:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
@@ -21,6 +21,14 @@ __all__ = ["Retriever"]
 
 class Retriever(ABC):
     """Base class: subclasses implement :meth:`retrieve`."""
+
+    #: The config parameter that says how many shots are picked (``--num-fewshot`` sets it; a list is cut to
+    #: its first K); ``None``: the retriever's shots are not a count (none, or the row's own).
+    shot_count_param: ClassVar[str | None] = "ice_num"
+    #: Whether a test row's shots depend on nothing but the row and the pool (not on the other test rows or on the
+    #: row's position), so the pipeline picks them as the rows stream, a chunk at a time, and reads the test split
+    #: lazily: ``ZeroRetriever`` and ``FixKRetriever``. The others are given the whole test split at once.
+    streams_rows: ClassVar[bool] = False
 
     def __init__(self, ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
         for name, value in (("ice_separator", ice_separator), ("ice_eos_token", ice_eos_token)):

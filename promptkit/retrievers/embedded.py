@@ -26,6 +26,8 @@ class EmbeddedShotsRetriever(Retriever):
     (``reader_cfg.train_split='few_shot'``), taken whole (no ``train_range``).
     """
 
+    shot_count_param = None
+
     def __init__(self, column: str = "few_shot_ids", ice_separator: str = "", ice_eos_token: str = "") -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num=0)
         if not isinstance(column, str) or not column:

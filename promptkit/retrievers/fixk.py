@@ -15,6 +15,9 @@ __all__ = ["FixKRetriever"]
 class FixKRetriever(Retriever):
     """Uses the pool rows ``fix_id_list`` as shots for every row (``ice_num`` is ignored, as in OpenCompass)."""
 
+    shot_count_param = "fix_id_list"
+    streams_rows = True
+
     def __init__(self, fix_id_list: Sequence[int], ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num)
         if isinstance(fix_id_list, (str, bytes, Mapping, set, frozenset)) or not isinstance(fix_id_list, Iterable):

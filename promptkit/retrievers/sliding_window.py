@@ -28,6 +28,8 @@ class SlidingWindowRetriever(Retriever):
     [[2, 3, 4], [3, 4, 0], [4, 0, 1], [0, 1, 2], [1, 2, 3]]
     """
 
+    shot_count_param = "k"
+
     def __init__(self, k: int, ice_separator: str = "\n", ice_eos_token: str = "\n", ice_num: int = 1) -> None:
         super().__init__(ice_separator, ice_eos_token, ice_num)
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:

@@ -14,6 +14,9 @@ __all__ = ["ZeroRetriever"]
 class ZeroRetriever(Retriever):
     """Picks no shots; the few-shot block renders as ``ice_eos_token`` (``''`` by default)."""
 
+    shot_count_param = None
+    streams_rows = True
+
     def __init__(self, ice_eos_token: str = "") -> None:
         super().__init__(ice_separator="", ice_eos_token=ice_eos_token, ice_num=0)
 

@@ -107,6 +107,10 @@ class JinjaPromptTemplate(PromptTemplate):
     def _make_role(self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str) -> RoleSpec:  # type: ignore[override]  # needs the template's compiler
         return _Role(spec, ice_token, sep_token, where, self._text_compiler(where))
 
+    def __reduce__(self) -> tuple[type[JinjaPromptTemplate], tuple[Any, ...]]:
+        # Compiled Jinja texts do not pickle; the template as configured does, and compiles again where it is loaded.
+        return JinjaPromptTemplate, (self.template, self.ice_token, self.sep_token, self.filters, self.template_limits)
+
     def __repr__(self) -> str:
         return f"JinjaPromptTemplate(template={self.template!r}, ice_token={self.ice_token!r}, sep_token={self.sep_token!r})"
 

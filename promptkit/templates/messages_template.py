@@ -1,8 +1,11 @@
 """``MessagesTemplate``: a row that already holds OpenAI-style ``messages`` renders as those turns.
 
 Roles map to the meta-template roles (system → ``SYSTEM`` with fallback
-``HUMAN``, user → ``HUMAN``, assistant → ``BOT``); a string ``content`` or a list of text parts is the
-turn's text (parts joined by ``'\\n'``).  Message text is data, never template:
+``HUMAN``, user → ``HUMAN``, assistant → ``BOT``, tool → ``TOOL``); a string ``content`` or a list of text parts is the
+turn's text (parts joined by ``'\\n'``).  An assistant message's ``tool_calls``
+(its ``content`` may then be ``null``) and a tool message's ``tool_call_id``
+travel with the turn to the model (a chat request's messages, a chat
+template's ``tool_calls`` and ``tool`` messages).  Message text is data, never template:
 a ``{answer}`` in it stays literal.
 
 Layout of the PromptList: leading system messages in the ``begin`` section;
@@ -38,13 +41,13 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from promptkit.errors import TemplateError
-from promptkit.parts import MODALITIES, Part, media_key
+from promptkit.parts import MODALITIES, Part, freeze, media_key
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 from promptkit.templates.protocol import Prompt
 
 __all__ = ["MessagesTemplate"]
 
-_ROLES = {"system": "SYSTEM", "user": "HUMAN", "assistant": "BOT"}
+_ROLES = {"system": "SYSTEM", "user": "HUMAN", "assistant": "BOT", "tool": "TOOL"}
 _PART_TYPES = ("text", *(media_key(modality) for modality in MODALITIES[1:]))
 _BEGIN = (Marker("begin", "begin"), Marker("begin", "end"))
 _ROUND = (Marker("round", "begin"), Marker("round", "end"))
@@ -137,15 +140,14 @@ def _with_choices(item: RoleItem, choices: str) -> RoleItem:
 
 def _turn(message: Any, index: int, column: str) -> RoleItem:
     where = f"{column}[{index}]"
-    if not isinstance(message, Mapping) or "role" not in message or "content" not in message:
+    calls = message.get("tool_calls") if isinstance(message, Mapping) else None
+    if not isinstance(message, Mapping) or "role" not in message or ("content" not in message and calls is None):
         raise TemplateError(f"{where} must be a message dict with 'role' and 'content' (got {message!r})", key=where)
     role = _ROLES.get(message["role"])
     if role is None:
-        raise TemplateError(
-            f"{where} has role {message['role']!r}; MessagesTemplate renders the roles {', '.join(_ROLES)} "
-            "(tool messages belong in golden_trajectories, not in the prompt)",
-            key=where,
-        )
+        raise TemplateError(f"{where} has role {message['role']!r}; MessagesTemplate renders the roles {', '.join(_ROLES)}", key=where)
+    if calls is not None or message.get("tool_call_id") is not None:
+        return _tool_turn(message, role, calls, where)
     # A model without a SYSTEM role gets system text as a user turn, as the bundled chat configs do.
     fallback = "HUMAN" if role == "SYSTEM" else None
     content = message["content"]
@@ -169,3 +171,22 @@ def _turn(message: Any, index: int, column: str) -> RoleItem:
             )
         parts.append(Part.from_dict(part))
     return RoleItem(role, None, fallback, parts=tuple(parts))
+
+
+def _tool_turn(message: Mapping[str, Any], role: str, calls: Any, where: str) -> RoleItem:
+    """An assistant turn with tool calls, or a tool's result answering one (``tool_call_id``)."""
+    if calls is not None and (role != "BOT" or not isinstance(calls, Sequence) or isinstance(calls, str) or not all(isinstance(c, Mapping) for c in calls)):
+        raise TemplateError(f"{where}: tool_calls must be a list of tool-call dicts on an assistant message (got {calls!r} on {message['role']!r})", key=where)
+    call_id = message.get("tool_call_id")
+    if call_id is not None and (role != "TOOL" or not isinstance(call_id, str)):
+        raise TemplateError(f"{where}: tool_call_id must be a string on a tool message (got {call_id!r} on {message['role']!r})", key=where)
+    content = message.get("content")
+    if content is None:
+        text = ""
+    elif isinstance(content, str):
+        text = content
+    elif isinstance(content, Sequence) and all(isinstance(part, Mapping) and part.get("type") == "text" and isinstance(part.get("text"), str) for part in content):
+        text = "\n".join(part["text"] for part in content)
+    else:
+        raise TemplateError(f"{where}: a tool call's or a tool result's content must be text (got {content!r})", key=where)
+    return RoleItem(role, text, tool_calls=tuple(freeze(call) for call in calls) if calls is not None else None, tool_call_id=call_id)

@@ -23,6 +23,7 @@ def test_agreeing_twin_exits_zero(capsys):
     assert main(["check-template", "configs/models/llama3_8b_instruct.py"]) == 0
     assert capsys.readouterr().out == (
         "model 'llama-3-8b-instruct': meta template vs chat template (configs/models/hf/llama3_8b_instruct)\n  4 of 4 prompts agree\n"
+        "  system_role='auto': the chat template renders a system message as its own turn, so 'error' (system messages go to the template)\n"
     )
 
 
@@ -32,6 +33,7 @@ def test_divergence_shows_offset_and_both_continuations(capsys):
     assert capsys.readouterr().out.splitlines() == [
         "model 'deepseek-v2-chat': meta template vs chat template (configs/models/hf/deepseek_v2_chat)",
         "  0 of 4 prompts agree",
+        "  system_role='auto': the chat template renders a system message as its own turn, so 'error' (system messages go to the template)",
         "  first divergence: one user turn, character 50",
         "    both have:        ...'▁sentence｜>User: Question 1?\\n\\nAssistant:'",
         "    meta template:    ' '...",
@@ -43,15 +45,16 @@ def test_template_that_raises_is_reported(capsys):
     """Gemma-2's template refuses the system probe: the report quotes the template's error."""
     assert main(["check-template", "configs/models/gemma2_2b_it.py"]) == 1
     out = capsys.readouterr().out
-    assert "  2 of 4 prompts agree\n  first divergence: system + user: the chat template (configs/models/hf/gemma2_2b_it) raised: System role not supported" in out
+    assert "  2 of 4 prompts agree\n  system_role='auto': the chat template raises on a system message, so 'merge_into_first_user' (the system text opens the first user message)\n  first divergence: system + user: the chat template (configs/models/hf/gemma2_2b_it) raised: System role not supported" in out
 
 
 def test_dataset_prompts_are_compared(capsys):
     """With a dataset config its rows are compared: Mistral's template puts a space before the answer of each shot."""
     assert main(["check-template", "configs/models/mistral_7b_instruct_v0_3.py", "configs/datasets/mmlu_demo/mmlu_demo_gen.py", "--count", "2"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[1:4] == [
+    assert out[1:5] == [
         "  0 of 2 prompts agree",
+        "  system_role='auto': the chat template renders a system message inside the first user turn, so 'error' (system messages go to the template)",
         "  first divergence: mmlu_demo_5shot_gen row 0, character 235",
         "    both have:        ...'s²\\nC. 5 m/s²\\nD. 100 m/s²\\nAnswer: [/INST]'",
     ]

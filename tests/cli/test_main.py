@@ -47,13 +47,19 @@ def records(capsys) -> list[dict]:
 
 
 def test_render_writes_the_documented_records(configs, capsys):
-    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx, n_shots, truncated (+ label in ppl)."""
+    """One JSON object per prompt with dataset, model, index, mode, prompt, ice_idx, n_shots, truncated (+ label in ppl),
+    then id, gold, request, fingerprint and provenance."""
     dataset, model = configs
     assert main(["render", str(dataset), "--model", str(model), "--dataset", "qa_gen", "--indices", "1-2"]) == 0
     out = records(capsys)
     assert out[0] == {
         "dataset": "qa_gen", "model": "tiny-chat", "index": 1, "mode": "gen",
         "prompt": "<u>Q: 1+1</u><b>A: 2</b><u>Q: 2+2</u><b>", "ice_idx": [0], "n_shots": 1, "truncated": False,
+        "id": "qa_gen/1", "gold": "4", "request": {"model": None, "add_special_tokens": True}, "fingerprint": "sha256:c34530694f61c7c4",
+        "provenance": {
+            "template": "sha256:f886a43bb20a1c5f", "meta_template": "sha256:0aab54afa13c6a01", "chat_template": None, "tokenizer": None,
+            "shots": "sha256:d0bca111f8628137", "row": "sha256:8bbbe307ef6926ee",
+        },
     }
     assert [r["index"] for r in out] == [1, 2, 1, 2] and [r["model"] for r in out] == ["tiny-chat"] * 2 + ["api"] * 2
     assert out[2]["prompt"] == [
@@ -158,3 +164,48 @@ def test_preview_counts_tokens_with_a_given_tokenizer_json(configs, tmp_path, ca
     assert "tokens: 13 · system 0 · shots 8 · query and template 5" in out
     assert main(["preview", str(dataset), "--tokenizer", str(tmp_path / "missing.json")]) == 1
     assert "tokenizer file" in capsys.readouterr().err
+
+
+def test_override_and_control_examples_in_cli_docs_are_true(monkeypatch, capsys):
+    """Each `promptkit render ...` command of docs/cli.md's overrides section prints the JSON block that follows it."""
+    import re
+    import shlex
+
+    root = Path(__file__).parents[2]
+    monkeypatch.chdir(root)
+    text = (root / "docs" / "cli.md").read_text().split("## Overrides and prompt controls", 1)[1].split("\n## ", 1)[0]
+    examples = re.findall(r"`promptkit (render [^`]+)`\s*```json\n(.*?)```", text, flags=re.S)
+    assert len(examples) == 3
+    for command, block in examples:
+        assert main(shlex.split(command)) == 0, command
+        assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == [json.loads(line) for line in block.splitlines()], command
+
+
+def test_bad_override_key_is_one_error_line(capsys):
+    """--set with a key the config lacks exits 1 with one line naming the key and the config."""
+    config = "configs/datasets/string_fewshot_demo/string_fewshot_demo_gen.py"
+    root = Path(__file__).parents[2]
+    status = main(["render", str(root / config), "--set", "infer_cfg.inferencer.promt=1"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err == (
+        f"promptkit: error: config {root / config}, dataset 'string_fewshot_demo', key 'infer_cfg.inferencer.promt': "
+        "no key 'promt' at 'infer_cfg.inferencer'; its keys are ['type']\n"
+    )
+
+
+def test_bad_control_flags_exit_two(capsys):
+    """--thinking and --shots take their choices only (argparse's exit status 2)."""
+    for flag in (["--thinking", "maybe"], ["--shots", "multiturn"]):
+        with pytest.raises(SystemExit) as caught:
+            main(["render", "x.py", *flag])
+        assert caught.value.code == 2
+        assert "invalid choice" in capsys.readouterr().err
+
+
+def test_chat_template_kwarg_without_equals_is_refused(capsys):
+    """--chat-template-kwarg needs KEY=VALUE."""
+    root = Path(__file__).parents[2]
+    status = main(["render", str(root / "configs/datasets/string_fewshot_demo/string_fewshot_demo_gen.py"), "--chat-template-kwarg", "reasoning"])
+    assert status == 1
+    assert capsys.readouterr().err == "promptkit: error: --chat-template-kwarg 'reasoning': write KEY=VALUE, e.g. --chat-template-kwarg reasoning_effort=low\n"

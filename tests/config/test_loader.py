@@ -140,3 +140,42 @@ def test_a_dataset_without_abbr_is_named_as_opencompass_names_it(tmp_path: Path)
     assert spec.abbr == "data_crows_pairs.jsonl"
     named = build_dataset(dict(type="MMLUDataset", path="opencompass/mmlu", name="anatomy", reader_cfg=reader, infer_cfg=infer))
     assert named.abbr == "opencompass_mmlu_anatomy"
+
+
+def _jsonl_entry(**keys: object) -> dict:
+    """A JsonlDataset entry over one row with the given extra keys."""
+    return dict(abbr="qa", type="JsonlDataset", path="rows.jsonl", reader_cfg=dict(input_columns=["q"], output_column="a"),
+                infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="{q}"), retriever=dict(type="ZeroRetriever"),
+                               inferencer=dict(type="GenInferencer")), **keys)
+
+
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        (dict(calib_blank=["q"]), "dataset 'qa', key 'calib_blank': JsonlDataset has no parameter 'calib_blank'; it takes ['path', 'columns']"),
+        (dict(colums=["q", "a"]), "dataset 'qa', key 'colums': JsonlDataset has no parameter 'colums' (did you mean 'columns'?); it takes ['path', 'columns']"),
+    ],
+)
+def test_an_unknown_jsonl_dataset_key_is_an_error_naming_it(keys: dict, message: str):
+    """calib_blank (a format dataset's key) or a typo on JsonlDataset is refused, not silently ignored."""
+    with pytest.raises(ConfigError) as raised:
+        build_dataset(_jsonl_entry(**keys))
+    assert str(raised.value) == message
+
+
+def test_an_unknown_rows_dataset_key_is_an_error_naming_it():
+    """RowsDataset refuses keys it does not read, as JsonlDataset does."""
+    entry = {**_jsonl_entry(), "type": "RowsDataset", "rows": [{"q": "1", "a": "2"}], "calib_blank": ["q"]}
+    del entry["path"]
+    with pytest.raises(ConfigError) as raised:
+        build_dataset(entry)
+    assert str(raised.value) == "dataset 'qa', key 'calib_blank': RowsDataset has no parameter 'calib_blank'; it takes ['rows']"
+
+
+def test_opencompass_base_dataset_keys_are_still_accepted_on_jsonl_dataset(tmp_path: Path):
+    """n and k are OpenCompass's BaseDataset keys around every loader: JsonlDataset takes them (n repeats the rows)."""
+    write(tmp_path / "rows.jsonl", '{"q": "1+1", "a": "2"}\n')
+    from promptkit import Renderer
+
+    spec = build_dataset(_jsonl_entry(n=2, k=1), tmp_path / "ds.py")
+    assert [p.prompt for p in Renderer(spec)] == ["1+1", "1+1"]

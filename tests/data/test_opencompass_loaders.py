@@ -455,6 +455,25 @@ CASES: dict[str, dict[str, Any]] = {
     },
 }
 
+#: OpenCompass's CircularEval classes over their base classes' files (rotations; MMLU and PIQA also every permutation).
+_CIRCULAR_BASES = {
+    "CircularCEvalDataset": "CEvalDataset",
+    "CircularMMLUDataset": "MMLUDataset",
+    "CircularCMMLUDataset": "CMMLUDataset",
+    "CircularCSQADataset": "commonsenseqaDataset",
+    "CircularARCDataset": "ARCDataset",
+    "CircularHSWAGDataset": "HellaswagDataset_V2",
+    "CircularRaceDataset": "RaceDataset",
+    "CircularsiqaDataset": "SiqaDatasetV3",
+    "CircularPIQADataset": "PIQADatasetV2",
+}
+for _circular, _base in _CIRCULAR_BASES.items():
+    CASES[_circular] = {**CASES[_base], "class": _circular}
+# OpenCompass's PIQA answer switch raises for the unlabelled (-1) dev row of the V2 case: every dev row labelled here.
+CASES["CircularPIQADataset"]["files"] = {**CASES["PIQADatasetV2"]["files"], "data/piqa/dev-labels.lst": "1\n0\n"}
+for _circular in ("CircularMMLUDataset", "CircularPIQADataset"):
+    CASES[f"{_circular}_all_possible"] = {**CASES[_circular], "kwargs": {**CASES[_circular]["kwargs"], "circular_patterns": "all_possible"}}
+
 
 def write_files(root: Path, files: dict[str, str]) -> None:
     """The case's files under ``root``, written as UTF-8 bytes exactly as given."""

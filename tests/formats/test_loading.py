@@ -139,13 +139,13 @@ def test_bundled_format_configs_use_the_defaults():
     assert type(standard.prompt_template).__name__ == "MessagesTemplate" and standard.reader.train_split == "few_shot"
 
 
-def test_tools_are_request_fields_of_chat_records_only(render_records):
-    """tools/tool_choice go into the chat model's record, not into a completion model's."""
+def test_tools_are_request_fields_of_chat_records_and_of_records_without_a_model(render_records):
+    """tools/tool_choice go into the chat model's record, and into the record of a render without a model (nothing writes them)."""
     record = {**QA, "tools": [{"type": "function", "function": {"name": "f"}}], "tool_choice": {"type": "function", "function": {"name": "f"}}}
     chat = render_records("StandardSampleDataset", [record], GPT4O).render(0)[0]
     assert chat.to_record()["tool_choice"] == {"type": "function", "function": {"name": "f"}}
     bare = render_records("StandardSampleDataset", [record]).render(0)[0]
-    assert "tools" not in bare.to_record() and bare.request is None
+    assert bare.request_fields == {"tools": [{"type": "function", "function": {"name": "f"}}], "tool_choice": {"type": "function", "function": {"name": "f"}}}
 
 
 def test_import_promptkit_does_not_compile_the_format_schemas():

@@ -91,7 +91,8 @@ def test_template_refusing_system_names_model_and_policies():
         model.render(shot_prompt())
     assert str(caught.value) == (
         f"model 'gemma-2': the chat template ({HF / 'gemma2_2b_it'}) raised: System role not supported; the prompt has a system "
-        "message: set system_role='merge_into_first_user' or 'fallback' in the model config to send its text as user text"
+        "message: set system_role='merge_into_first_user' or 'fallback' in the model config to send its text as user text, "
+        "'drop' to leave it out, or 'auto' to choose from what the template does"
     )
 
 
@@ -105,6 +106,61 @@ def test_system_role_fallback_sends_user_messages():
     """fallback: a system message becomes a user message, merged with the next one by '\\n' (OpenCompass's merge)."""
     model = ChatTemplateModel(chat_template=CHATML, meta_template=RESERVED_SYSTEM, system_role="fallback")
     assert model.messages(shot_prompt())[0] == {"role": "user", "content": "You are helpful.\nQ: 1+1\nAnswer: "}
+
+
+def test_system_role_drop_leaves_system_messages_out():
+    """drop: the system message is not sent; the rest of the conversation is unchanged."""
+    model = ChatTemplateModel(chat_template=CHATML, meta_template=RESERVED_SYSTEM, system_role="drop")
+    assert model.render(shot_prompt()) == "<user>Q: 1+1\nAnswer: </><assistant>2</><user>Q: 2+2\nAnswer: </><assistant>"
+
+
+def test_system_role_drop_merges_the_user_messages_it_brings_together():
+    """drop between two user messages: they are merged by '\n', as OpenCompass merges messages of one role."""
+    model = ChatTemplateModel(chat_template=CHATML, meta_template=RESERVED_SYSTEM, system_role="drop")
+    prompt = PromptList([sec("round", "begin"), {"role": "HUMAN", "prompt": "A"}, {"role": "SYSTEM", "prompt": "S"},
+                         {"role": "HUMAN", "prompt": "B"}, {"role": "BOT", "prompt": ""}, sec("round", "end")])
+    assert model.render(prompt) == "<user>A\nB</><assistant>"
+
+
+@pytest.mark.parametrize(
+    ("folder", "probe", "applied"),
+    [
+        ("gemma2_2b_it", "raises", "merge_into_first_user"),
+        ("phi3_mini_4k_instruct", "drops", "merge_into_first_user"),
+        ("llama3_8b_instruct", "own_turn", "error"),
+        ("qwen2_5_7b_instruct", "own_turn", "error"),
+        ("deepseek_v2_chat", "own_turn", "error"),
+        ("mistral_7b_instruct_v0_3", "in_user_turn", "error"),
+    ],
+)
+def test_system_role_auto_probes_the_template_once(folder: str, probe: str, applied: str):
+    """auto: what the bundled chat template does with a system message picks the policy applied."""
+    model = ChatTemplateModel(path=str(HF / folder), meta_template=RESERVED_SYSTEM, system_role="auto")
+    assert (model.system_policy.probe, model.system_role) == (probe, applied)
+    assert model.system_policy.dump() == {"system_role": "auto", "system_role_applied": applied, "system_probe": probe}
+
+
+def test_system_role_auto_keeps_the_system_text_a_template_refuses():
+    """auto on Gemma-2 (raises on system): the system text opens the first user turn instead of an error."""
+    model = ChatTemplateModel(path=str(HF / "gemma2_2b_it"), meta_template=RESERVED_SYSTEM, system_role="auto")
+    assert model.render(shot_prompt()).startswith("<bos><start_of_turn>user\nYou are helpful.\n\nQ: 1+1\nAnswer:<end_of_turn>\n")
+    assert model.system_policy.describe() == (
+        "system_role='auto': the chat template raises on a system message, so 'merge_into_first_user' "
+        "(the system text opens the first user message)"
+    )
+
+
+def test_system_role_auto_keeps_the_system_text_a_template_drops():
+    """auto on Phi-3 (whose template drops system messages): the system text reaches the prompt."""
+    model = ChatTemplateModel(path=str(HF / "phi3_mini_4k_instruct"), meta_template=RESERVED_SYSTEM, system_role="auto")
+    assert "You are helpful." in model.render(shot_prompt())
+    assert "You are helpful." not in ChatTemplateModel(path=str(HF / "phi3_mini_4k_instruct"), meta_template=RESERVED_SYSTEM).render(shot_prompt())
+
+
+def test_a_configured_system_role_is_not_probed():
+    """A policy given by name is applied as given; the record's fields say so, with no probe."""
+    model = ChatTemplateModel(path=str(HF / "gemma2_2b_it"), system_role="fallback")
+    assert model.system_policy.dump() == {"system_role": "fallback", "system_role_applied": "fallback"}
 
 
 def test_merge_into_first_user_without_user_message():
@@ -130,7 +186,10 @@ def test_chat_template_kwargs_and_special_tokens_override():
     ("kwargs", "message"),
     [
         (dict(), "a chat-template model needs path= (a local model folder with tokenizer_config.json) or chat_template= (the template text)"),
-        (dict(chat_template=CHATML, system_role="drop"), "system_role must be one of ['error', 'merge_into_first_user', 'fallback'] (got 'drop')"),
+        (
+            dict(chat_template=CHATML, system_role="keep"),
+            "system_role must be one of ['error', 'merge_into_first_user', 'fallback', 'drop', 'auto'] (got 'keep')",
+        ),
         (dict(chat_template=CHATML, fastchat_template="vicuna"), "fastchat_template='vicuna' is not supported: promptkit renders the model's own chat template"),
         (dict(chat_template={"a": "A", "b": "B"}), "inline: the model has several chat templates and none is named 'default'"),
     ],

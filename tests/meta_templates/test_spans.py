@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from promptkit import ChatTemplateModel, CompletionModel, MetaTemplateError, Part, PromptkitError, PromptList, RoleItem, load_models
+from promptkit import ChatTemplateModel, CompletionModel, Hints, MetaTemplateError, Part, PromptkitError, PromptList, RoleItem, load_models
 from promptkit.meta_templates.spans import Span, find_spans
 
 ROOT = Path(__file__).parents[2]
@@ -132,3 +132,79 @@ def test_slicing_by_each_span_gives_its_piece(system, shots, query, answer, mode
         if isinstance(final, str):
             covered = "".join(final[s.start : s.end] for s in spans)
             assert covered == final, model  # pieces and wrappers tile the string
+
+
+def test_a_dialogue_turn_that_ends_with_the_question_names_earlier_answers_history():
+    """A multi-turn prompt cut before its last BOT turn: earlier turns are history, the last question is the query."""
+    model = CompletionModel(meta_template=LLAMA3)
+    prompt = PromptList(
+        [sec("round", "begin"), dict(role="HUMAN", prompt="12*12?"), dict(role="BOT", prompt="144"), dict(role="HUMAN", prompt="Divided by 3?"), sec("round", "end")]
+    )
+    final = model.render(prompt)
+    named = [(s.piece, sliced(final, s)) for s in find_spans(model, prompt) if s.piece != "wrapper"]
+    assert named == [("history", "12*12?"), ("history.answer", "144"), ("query", "Divided by 3?"), ("answer_slot", "")]
+
+
+def pieces_of(final, spans) -> list[tuple[str, str]]:
+    return [(span.piece, sliced(final, span)) for span in spans if span.end > span.start]
+
+
+SHOT_PIECES = (("shot[0]", "Q: 2+2\nA: "), ("shot[0].answer", "4"), ("shot[0]", "\n"))
+
+
+def test_string_prompt_names_the_text_before_the_shots_each_shot_and_its_answer_and_the_query():
+    """A string template's output: the hint before the shots is text, the shot block is cut into its pieces, the rest is the query."""
+    prompt = "Solve.\nQ: 2+2\nA: 4\nQ: 1+1\nA: "
+    model = CompletionModel()
+    spans = find_spans(model, prompt, "gen", Hints(shots=SHOT_PIECES))
+    assert pieces_of(prompt, spans) == [("text", "Solve.\n"), *SHOT_PIECES, ("query", "Q: 1+1\nA: ")]
+    assert spans[-1] == Span("answer_slot", len(prompt), len(prompt))
+
+
+def test_string_prompt_without_shots_is_all_query():
+    """No shot block (or no hints): the whole string is the item under test."""
+    assert pieces_of("Q: 1+1\nA: ", find_spans(CompletionModel(), "Q: 1+1\nA: ")) == [("query", "Q: 1+1\nA: ")]
+
+
+def test_string_ppl_answer_slot_is_where_the_labels_prompts_differ():
+    """ppl: the stretch in which a label's string prompt differs from the row's other labels' prompts is its answer slot."""
+    prompts = {label: f"Q: 1+1\nA. 2\nB. 3\nAnswer: {label}\n" for label in "AB"}
+    spans = find_spans(CompletionModel(), prompts["B"], "ppl", Hints(others=(prompts["A"], prompts["B"])))
+    assert pieces_of(prompts["B"], spans) == [("query", "Q: 1+1\nA. 2\nB. 3\nAnswer: "), ("answer_slot", "B"), ("query", "\n")]
+
+
+def test_string_ppl_answer_slot_through_a_meta_template_and_a_chat_template():
+    """A string prompt becomes the HUMAN turn (completion) or the user message (chat template); its answer slot is found there."""
+    chat_template = ChatTemplateModel(abbr="t", chat_template="{% for m in messages %}<{{ m.role }}>{{ m.content }}</>{% endfor %}")
+    for model in (CompletionModel(meta_template=LLAMA3), chat_template):
+        prompt = "Answer: yes"
+        final = model.render(prompt, "ppl")
+        spans = find_spans(model, prompt, "ppl", Hints(others=("Answer: no",)))
+        assert [(piece, text) for piece, text in pieces_of(final, spans) if piece != "wrapper"] == [("query", "Answer: "), ("answer_slot", "yes")]
+
+
+def test_ll_continuation_is_the_answer_slot_where_the_prompt_holds_it_and_empty_at_the_end_otherwise():
+    """LLInferencer: the row's continuation at its last place in the prompt; a continuation that follows the prompt: empty slot at the end."""
+    held = find_spans(CompletionModel(), "The trophy was too big.", "ppl", Hints(others=("The case was too big.",), continuation="was too big."))
+    assert pieces_of("The trophy was too big.", held) == [("query", "The trophy "), ("answer_slot", "was too big.")]
+    after = find_spans(CompletionModel(), "The trophy", "ppl", Hints(others=("The case",), continuation=" was too big."))
+    assert pieces_of("The trophy", after) == [("query", "The trophy")] and after[-1] == Span("answer_slot", 10, 10)
+
+
+def test_string_shots_inside_a_chat_turn_are_cut_out_of_it():
+    """A string ice_template spliced into a chat prompt's HUMAN turn: the turn's text is cut into the shots and the query."""
+    model = CompletionModel(meta_template=LLAMA3)
+    prompt = PromptList([sec("round", "begin"), dict(role="HUMAN", prompt="Q: 2+2\nA: 4\nQ: 1+1?"), dict(role="BOT", prompt=""), sec("round", "end")])
+    final = model.render(prompt)
+    assert [p for p in pieces_of(final, find_spans(model, prompt, "gen", Hints(shots=SHOT_PIECES))) if p[0] != "wrapper"] == [*SHOT_PIECES, ("query", "Q: 1+1?")]
+
+
+def test_a_dialogue_turn_after_a_reply_names_the_earlier_exchange_history():
+    """every_with_gt turn 1 ends with the new question (no final BOT): the first exchange is history and history.answer, not
+    query and answer_slot; generation starts at the end."""
+    model = CompletionModel(meta_template=LLAMA3)
+    prompt = PromptList([sec("round", "begin"), dict(role="HUMAN", prompt="Q1"), dict(role="BOT", prompt="A1"), dict(role="HUMAN", prompt="Q2"), sec("round", "end")])
+    final = model.render(prompt)
+    spans = find_spans(model, prompt)
+    assert [p for p in pieces_of(final, spans) if p[0] != "wrapper"] == [("history", "Q1"), ("history.answer", "A1"), ("query", "Q2")]
+    assert spans[-1] == Span("answer_slot", len(final), len(final))

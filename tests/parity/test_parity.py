@@ -18,6 +18,8 @@ import pytest
 
 from promptkit import PromptkitError, Renderer, load_datasets, load_models
 
+#: The record fields promptkit adds for engines and pinning (id, gold, request, fingerprint, provenance).
+ENGINE_FIELDS = ("id", "gold", "request", "fingerprint", "provenance")
 HERE = Path(__file__).parent
 CASES = json.loads((HERE / "cases.json").read_text())
 DELIBERATE: dict[str, str] = json.loads((HERE / "deliberate.json").read_text())
@@ -33,8 +35,8 @@ def render_case(case: dict) -> list[dict]:
     try:
         models = load_models(HERE / case["model"]) if case["model"] else [None]
         records = [p.to_record() for m in models for d in load_datasets(HERE / case["dataset"]) for p in Renderer(d, m, token_counter=words)]
-        # OpenCompass records no n_shots/truncated; ice_idx already shows the shots kept.
-        return [{k: v for k, v in r.items() if k not in ("n_shots", "truncated")} for r in records]
+        # OpenCompass records no n_shots/truncated (ice_idx already shows the shots kept), nor promptkit's engine-ready fields.
+        return [{k: v for k, v in r.items() if k not in ("n_shots", "truncated", *ENGINE_FIELDS)} for r in records]
     except PromptkitError as error:
         return [{"error": f"{type(error).__name__}: {error}"}]
 

@@ -20,6 +20,8 @@ import pytest
 
 from promptkit.cli.main import main
 
+#: The record fields promptkit adds for engines and pinning (id, gold, request, fingerprint, provenance).
+ENGINE_FIELDS = ("id", "gold", "request", "fingerprint", "provenance")
 HERE = Path(__file__).parent
 CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 DELIBERATE: dict[str, str] = json.loads((HERE / "deliberate.json").read_text(encoding="utf-8"))
@@ -42,9 +44,9 @@ def render_case(case: dict, monkeypatch, capsys) -> list[dict]:
     status = main(command)
     captured = capsys.readouterr()
     if status == 0:
-        # AISBench records no n_shots/truncated; ice_idx already shows the shots kept.
+        # AISBench records no n_shots/truncated (ice_idx already shows the shots kept), nor promptkit's engine-ready fields.
         records = [json.loads(line) for line in captured.out.splitlines() if line.strip()]
-        return [{k: v for k, v in r.items() if k not in ("n_shots", "truncated")} for r in records]
+        return [{k: v for k, v in r.items() if k not in ("n_shots", "truncated", *ENGINE_FIELDS)} for r in records]
     message = captured.err.strip().splitlines()[-1] if captured.err.strip() else ""
     assert message.startswith(ERROR_PREFIX), f"promptkit render failed without its error line:\n{captured.err}"
     return [{"error": message.removeprefix(ERROR_PREFIX)}]

@@ -62,7 +62,7 @@ CATALOGUE = {
     ),
     "malformed_jsonl": (
         config(f"{ZERO}, {GEN}", path="'bad.jsonl'"),
-        "model 'm', file bad.jsonl, line 2: 1 malformed line(s): line 2: Expecting value at column 14; fix or remove them (one JSON object per line)",
+        "model 'm', file bad.jsonl, line 2, row 1: malformed line: Expecting value at column 14; fix or remove it (one JSON object per line)",
     ),
     "unknown_ppl_label": (
         config("ice_template=dict(type='PromptTemplate', template=dict(A='{question} A', C='{question} C')), "

@@ -55,6 +55,8 @@ EXPECTED_TOKENS = {
     "chat_template/phi3_mini_4k_instruct.py": ("<s>", "<unk>", "<|assistant|>", "<|endoftext|>", "<|end|>", "<|user|>"),
     "chat_template/phi3_mini_4k_instruct_meta.py": ("<s>", "<|assistant|>", "<|end|>", "<|user|>"),
     "chat_template/qwen2_5_7b_instruct.py": (*QWEN_TOOLS, "<|endoftext|>", "<|im_end|>", "<|im_start|>"),
+    "chat_template/qwen3_0_6b.py": ("</think>", "</tool_call>", "</tool_response>", "</tools>", "<think>", "<tool_call>", "<tool_response>", "<tools>",
+                                    "<|endoftext|>", "<|im_end|>", "<|im_start|>"),
 }
 
 #: A question that closes the user's turn and opens one of its own, in each model family's tokens.

@@ -50,10 +50,10 @@ def test_file_part_is_refused_not_dropped():
     )
 
 
-def test_tool_messages_and_missing_messages_are_errors():
-    """A tool message, and a row without messages, are explained."""
-    with pytest.raises(TemplateError, match="messages\\[1\\] has role 'tool'; MessagesTemplate renders the roles system, user, assistant"):
-        MessagesTemplate().render({"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "y"}]})
+def test_unknown_roles_and_missing_messages_are_errors():
+    """A message of a role no model knows, and a row without messages, are explained."""
+    with pytest.raises(TemplateError, match="messages\\[1\\] has role 'narrator'; MessagesTemplate renders the roles system, user, assistant, tool"):
+        MessagesTemplate().render({"messages": [{"role": "user", "content": "x"}, {"role": "narrator", "content": "y"}]})
     with pytest.raises(TemplateError, match="column 'messages' must hold a non-empty list of messages \\(got None\\)"):
         MessagesTemplate().render({"question": "x"})
 

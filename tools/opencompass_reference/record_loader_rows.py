@@ -34,6 +34,9 @@ OUT = REPO / "tests" / "data" / "opencompass_expected"
 #: class → the module of opencompass.datasets that defines it.
 MODULES = {
     "ARCDataset": "arc",
+    **{name: "circular" for name in ("CircularARCDataset", "CircularCEvalDataset", "CircularCMMLUDataset", "CircularCSQADataset",
+                                     "CircularHSWAGDataset", "CircularMMLUDataset", "CircularPIQADataset", "CircularRaceDataset",
+                                     "CircularsiqaDataset")},
     "Aime2024Dataset": "aime2024",
     "BBHDataset": "bbh",
     "BigCodeBenchDataset": "bigcodebench.bigcodebench",

@@ -170,6 +170,46 @@ def to_openai_messages(parsed: Any) -> list[dict]:
     return [{**({'role': m['role']} if 'role' in m else {}), **m} for m in messages]
 
 
+def _circular_module() -> Any:
+    """``opencompass.datasets.circular`` imported alone: the package's ``__init__`` (every dataset and its
+    dependencies) does not run; its dataset modules' own imports that the venv lacks get placeholders."""
+    import importlib
+    import types
+
+    import oc_autostub  # the venv's placeholders for heavy imports (setup_venv.sh)
+    import opencompass
+
+    oc_autostub.STUBBED = oc_autostub.STUBBED | {'gradio_client', 'regex', 'absl', 'langdetect'}
+    if 'opencompass.datasets' not in sys.modules:
+        package = types.ModuleType('opencompass.datasets')
+        package.__path__ = [os.path.join(os.path.dirname(opencompass.__file__), 'datasets')]
+        sys.modules['opencompass.datasets'] = package
+    return importlib.import_module('opencompass.datasets.circular')
+
+
+def make_circular(data: Any, circular: dict, test_split: str) -> Any:
+    """A promptkit ``circular=dict(...)`` applied by OpenCompass's ``CircularDatasetMeta.make_circular``.
+
+    The modes map to OpenCompass's ``circular_patterns`` (``rotations`` ->
+    ``'circular'``, ``all`` -> ``'all_possible'``); ``labels`` become an answer
+    switch method; promptkit's ``shuffle`` mode has no OpenCompass counterpart.
+    """
+    CircularDatasetMeta = _circular_module().CircularDatasetMeta
+
+    patterns = {'rotations': 'circular', 'all': 'all_possible'}[circular.get('mode', 'rotations')]
+    options = list(circular['options'])
+    answer = circular.get('answer', 'answer')
+    labels = circular.get('labels')
+    switch = None
+    if labels is not None:
+        def switch(item, pattern):
+            item[answer] = labels[options.index(pattern[labels.index(item[answer])])]
+            return item
+    return CircularDatasetMeta.make_circular(
+        data, circular_splits=list(circular.get('splits') or [test_split]), circular_patterns=patterns,
+        option_keys=options, answer_key=None if switch else answer, answer_key_switch_method=switch)
+
+
 # --------------------------------------------------------------------------
 # Dataset: JSONL files -> datasets.Dataset(Dict) -> OpenCompass DatasetReader.
 
@@ -181,7 +221,7 @@ class ReferenceDataset:
     the harness builds the DatasetReader directly.
     """
 
-    def __init__(self, path: Any, reader_cfg: dict, base_dir: str):
+    def __init__(self, path: Any, reader_cfg: dict, base_dir: str, circular: dict | None = None):
         if isinstance(path, str):
             data = load_jsonl(os.path.join(base_dir, path))
         elif isinstance(path, dict):
@@ -191,6 +231,8 @@ class ReferenceDataset:
             })
         else:
             raise TypeError(f'dataset path must be a str or a dict, got {path!r}')
+        if circular is not None:
+            data = make_circular(data, circular, reader_cfg.get('test_split', 'test'))
         self.reader = DatasetReader(data, **reader_cfg)
 
     @property
@@ -438,7 +480,7 @@ def render_dataset(ds_cfg: dict, base_dir: str, model: ReferenceModel) -> list[d
     head = {'dataset': abbr, 'model': model.abbr}
     try:
         infer_cfg = ds_cfg['infer_cfg']
-        dataset = ReferenceDataset(ds_cfg['path'], dict(ds_cfg.get('reader_cfg', {})), base_dir)
+        dataset = ReferenceDataset(ds_cfg['path'], dict(ds_cfg.get('reader_cfg', {})), base_dir, ds_cfg.get('circular'))
         ice_template = build_template(infer_cfg.get('ice_template'))
         prompt_template = build_template(infer_cfg.get('prompt_template'))
         retriever = build_retriever(infer_cfg['retriever'], dataset)
@@ -460,6 +502,11 @@ def render_dataset(ds_cfg: dict, base_dir: str, model: ReferenceModel) -> list[d
         ordered['prompt'] = record['prompt']
         ordered['ice_idx'] = record['ice_idx']
         ordered.update((key, record[key]) for key in EXTRA_FIELDS if key in record)
+        pattern = dataset.reader.dataset['test'][record['index']].get('circular_pattern')
+        if pattern is not None:  # promptkit's record names the row's order of options by their labels
+            labels = ds_cfg['circular'].get('labels') or ds_cfg['circular']['options']
+            names = [labels[list(ds_cfg['circular']['options']).index(key)] for key in pattern]
+            ordered['permutation'] = ('' if all(len(n) == 1 for n in names) else ',').join(names)
         out.append(ordered)
     return out
 

@@ -9,8 +9,9 @@ models = [
         type='HuggingFacewithChatTemplate',
         path='configs/models/hf/gemma2_2b_it',
         # The template raises 'System role not supported'; with a meta template that keeps SYSTEM
-        # separate, system_role='merge_into_first_user' sends the system text in the first user turn.
-        system_role='merge_into_first_user',
+        # separate, system_role='auto' finds that out once, at load, and applies 'merge_into_first_user':
+        # the system text opens the first user turn (`promptkit check-template configs/models/gemma2_2b_it.py` says so).
+        system_role='auto',
         max_seq_len=8192,
         max_out_len=1024,
         batch_size=8,

@@ -53,6 +53,19 @@ class ParquetReader(FileReader):
     def schema(self) -> Schema:
         return Schema(str(self.path), "the Parquet schema", tuple(self._file().schema_arrow.names))
 
+    def row_group_sizes(self) -> list[int]:
+        """How many rows each row group holds, from the file's footer (no row is read)."""
+        metadata = self._file().metadata
+        return [metadata.row_group(group).num_rows for group in range(metadata.num_row_groups)]
+
+    def read_row_group(self, group: int, first_row: int) -> list[Row]:
+        """The rows of one row group; ``first_row`` (its first row's number) is for the message if it cannot be read."""
+        pyarrow = _pyarrow(self.path)
+        try:
+            return self._file().read_row_group(group).to_pylist()  # type: ignore[no-any-return]
+        except (pyarrow.ArrowException, OSError) as error:
+            raise _unreadable(self.kind, self.path, error, f" (row group {group}, from row {first_row})").add_context(row=first_row) from None
+
     def iter_rows(self) -> Iterator[Row]:
         pyarrow = _pyarrow(self.path)
         file = self._file()

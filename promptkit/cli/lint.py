@@ -1,0 +1,69 @@
+"""``promptkit lint DATASET_CONFIG [--model MODEL_CONFIG] [--rows N] [--strict]``: the findings of :func:`promptkit.lint.lint`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from promptkit.cli.examples import with_examples
+from promptkit.config import load_datasets, load_models
+from promptkit.data.opencompass import DATA_ROOT_ENV
+from promptkit.errors import ConfigError
+from promptkit.lint import DEFAULT_ROWS, Finding, lint
+from promptkit.meta_templates import Model
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
+    sub = commands.add_parser(
+        "lint",
+        help="find placeholders that are not columns, unknown labels, answer-junction spaces and other prompt hazards",
+        description="Check a dataset config's templates, and a sample of its rows rendered for a model, for the mistakes that "
+        "render silently (docs/lint.md lists the checks). Each finding names file:line, the dataset, the row and a fix. "
+        "Exit status 0 unless --strict and a finding is an error or a warning.",
+        **with_examples("lint"),
+    )
+    sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
+    sub.add_argument(
+        "--model", metavar="MODEL_CONFIG", help="model config file: adds the checks of roles, media placeholders and control tokens"
+    )
+    sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
+    sub.add_argument(
+        "--rows",
+        type=int,
+        default=DEFAULT_ROWS,
+        metavar="N",
+        help=f"test rows (and pool rows) to render per dataset (default {DEFAULT_ROWS})",
+    )
+    sub.add_argument(
+        "--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read their data from; default: ${DATA_ROOT_ENV}"
+    )
+    sub.add_argument("--strict", action="store_true", help="exit 1 when a finding is an error or a warning (notes never fail)")
+    sub.add_argument("--json", action="store_true", help="one JSON object per finding instead of text")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.rows < 0:
+        raise ConfigError(f"--rows must be 0 or more (got {args.rows})")
+    datasets = load_datasets(args.dataset_config, data_root=args.data_root)
+    if args.dataset is not None:
+        datasets = [d for d in datasets if d.abbr == args.dataset]
+        if not datasets:
+            raise ConfigError(f"no dataset with abbr {args.dataset!r}", config=args.dataset_config)
+    models: list[Model | None] = list(load_models(args.model)) if args.model else [None]
+    findings: list[Finding] = []
+    for model in models:
+        for dataset in datasets:
+            findings.extend(lint(dataset, model, args.rows))
+    for finding in findings:
+        print(json.dumps(finding.dump(), ensure_ascii=False) if args.json else finding)
+    if not args.json:
+        counts = {severity: sum(f.severity == severity for f in findings) for severity in ("error", "warning", "note")}
+        shown = ", ".join(f"{n} {severity}{'s' if n != 1 else ''}" for severity, n in counts.items() if n)
+        pairs = len(datasets) * len(models)
+        print(
+            f"{shown or 'no findings'} in {pairs} dataset{'s' if pairs != 1 else ''}"
+            + (f" × {len(models)} models" if len(models) > 1 else "")
+        )
+    return 1 if args.strict and any(finding.fails for finding in findings) else 0

@@ -1,0 +1,3 @@
+"""The diff tests' config files are data, not test modules."""
+
+collect_ignore_glob = ["configs/*"]

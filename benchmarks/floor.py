@@ -43,10 +43,13 @@ def source(template: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"type": template["type"], "template": template["template"], "ice_token": template.get("ice_token"), "sep_token": template.get("sep_token")}
 
 
-def meta(cfg: dict[str, Any] | None) -> str | None:
-    """The meta template's hash: its roles with every field filled in, as promptkit's MetaTemplate holds them."""
+def meta(cfg: dict[str, Any] | None, chat: bool = False) -> str | None:
+    """The meta template's hash: its roles with every field filled in, as promptkit's MetaTemplate holds them (a chat
+    model's with a reserved TOOL role added, which carries tool results)."""
     if cfg is None:
         return None
+    if chat and all(r["role"] != "TOOL" for r in [*cfg["round"], *cfg.get("reserved_roles", [])]):
+        cfg = {**cfg, "reserved_roles": [*cfg.get("reserved_roles", []), {"role": "TOOL", "api_role": "TOOL"}]}
 
     def role(r: dict[str, Any]) -> dict[str, Any]:
         return {"role": r["role"], "begin": r.get("begin", ""), "end": r.get("end", ""), "prompt": r.get("prompt"), "generate": r.get("generate", False), "api_role": r.get("api_role")}
@@ -60,7 +63,7 @@ def provenance(workload: int) -> dict[str, Any]:
     model = WORKLOADS[workload].model
     prompt = infer.get("prompt_template") or infer["ice_template"]
     template = sha(canonical({"prompt_template": source(prompt), "ice_template": source(infer.get("ice_template"))}))
-    return {"template": template, "meta_template": meta(model["meta_template"]) if model else None, "chat_template": None, "tokenizer": None}
+    return {"template": template, "meta_template": meta(model["meta_template"], model["type"] == "OpenAISDK") if model else None, "chat_template": None, "tokenizer": None}
 
 
 NO_SHOTS = sha(b"[]")

@@ -20,7 +20,7 @@ The pipeline, one stage per package::
   a record's request block; ``promptkit.fingerprints``: its fingerprint and provenance.
 """
 
-from promptkit._sandbox import TemplateLimits
+from promptkit._template_limits import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.config import DatasetSpec, build_dataset, build_model, load_datasets, load_models
 from promptkit.config.overrides import Overrides

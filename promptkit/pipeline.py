@@ -15,7 +15,7 @@ Usage (docs/api.md has a runnable runner loop)::
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -296,7 +296,10 @@ class Renderer:
 
     def __getstate__(self) -> dict[str, Any]:
         # A pickled renderer (a worker's copy) carries its loaded rows and picked shots; progress reports stay with the caller.
-        return {**self.__dict__, "progress": None}
+        # The straight path is a closure (it does not pickle): the copy builds its own when it first renders.
+        state = {**self.__dict__, "progress": None}
+        state.pop("_straight", None)
+        return state
 
     def _media_resolver(self) -> MediaResolver:
         return MediaResolver(self.dataset.media, self.media_root)
@@ -592,6 +595,8 @@ class Renderer:
         This is where a row's errors get their location (config, dataset, model, row, label): one handler around the
         row's work, free until something raises, where a ``with`` block would cost a tenth of a simple prompt.
         """
+        if turns is None and self._straight is not None:
+            return self._straight(row, index, ice_idx)
         if self._refusal is not None:
             raise self._refusal
         dialogue = self._dialogue
@@ -669,6 +674,79 @@ class Renderer:
             return out
         except PromptkitError as error:
             raise self._where.attach(error, index, label) from None
+
+    @cached_property
+    def _straight(self) -> Callable[[Row, int, Sequence[int]], list[RenderedPrompt]] | None:
+        """:meth:`_render` of a row for a dataset with nothing between template and model (``None`` otherwise): no
+        dialogue, shots to fit, media, calibration prompts, shot layout, system prompt, tools, output controls,
+        token view or circular permutation.  The same prompts (ids, gold, request blocks, sources) and errors, in one
+        function: the rows of such a dataset (most of them) cost a template render, a model render and a record,
+        without the general path's dispatch (a fifth of a simple prompt's render).
+        """
+        if self._refusal is not None or self._dialogue is not None:
+            return None
+        guard, labels = self._guard, self.labels if self.inferencer.scores_labels else None  # in _render's order
+        if (
+            self._fitter is not None
+            or self._media is not None
+            or self._collects_media
+            or self._calib_row is not None
+            or self._layout.flattens
+            or self._system_prompt is not None
+            or self._tools is not None
+            or self._output is not None
+            or self._encoder is not None
+            or self._permutation is not None
+        ):
+            return None
+        mode, output, mask = self.mode, self.output_column, self._mask_value
+        label_ids = self._label_ids if labels is not None else {}
+        ice_of, template_render, prompt_of, request_of, base_id, attach = (
+            self._ice,
+            self.template.render,
+            self._prompt,
+            self._request,
+            self._base_id,
+            self._where.attach,
+        )
+        final_of: Callable[[Prompt], FinalInput]
+        if self._chat_messages is not None:
+            final_of = self._chat_messages
+        else:
+            model_render = self._final_model.render
+
+            def final_of(prompt: Prompt) -> FinalInput:
+                return model_render(prompt, mode)
+
+        def render(row: Row, index: int, ice_idx: Sequence[int]) -> list[RenderedPrompt]:
+            label: Hashable | None = None
+            source = row
+            gold = row.get(output) if output is not None else None
+            try:
+                base = base_id(row, index)
+                hits: tuple[TokenHit, ...] = ()
+                if guard is not None:
+                    row, hits = guard.guard_row(row)
+                request, blocks = request_of(row)
+                shots = list(ice_idx)
+                if labels is None:
+                    prompt = template_render(row, ice_of(shots), label=None, masked=output, mask_value=mask)
+                    out = [prompt_of(index, mode, (prompt, final_of(prompt), None), shots, None, None, request, False, False, base, gold, source, blocks)]
+                else:
+                    out = []
+                    for label in labels:
+                        prompt = template_render(row, ice_of(shots), label=label, masked=output, mask_value=str(label))
+                        rendered = (prompt, final_of(prompt), None)
+                        ident = f"{base}/{label_ids[label]}"
+                        out.append(prompt_of(index, "ppl", rendered, shots, label, None, request, False, False, ident, gold, source, blocks))
+                    label = None
+                if guard is not None:
+                    self._check_tokens(out, hits)
+                return out
+            except PromptkitError as error:
+                raise attach(error, index, label) from None
+
+        return render
 
     def _request(self, row: Row) -> tuple[dict[str, Any] | None, tuple[Mapping[str, Any], ...]]:
         """What the row's records carry besides the prompt (the inferencer's fields, then the dataset's), and the row's

@@ -19,10 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
-from promptkit._sandbox import LimitExceeded, TemplateLimits, describe, one_line, render
-from promptkit.chat_templates._environment import compile_chat_template, template_variables
+from promptkit._template_limits import LimitExceeded, TemplateLimits, describe, one_line
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 
 __all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate"]
@@ -55,6 +52,11 @@ class ChatTemplate:
     limits: TemplateLimits = field(default_factory=TemplateLimits)
 
     def __post_init__(self) -> None:
+        # Jinja (and the sandbox) are imported when a chat template is first compiled: `import promptkit` reads no Jinja.
+        import jinja2
+
+        from promptkit.chat_templates._environment import compile_chat_template
+
         object.__setattr__(self, "limits", TemplateLimits.of(self.limits))
         templates = {"default": self.source} if isinstance(self.source, str) else dict(self.source)
         if not templates:
@@ -202,12 +204,16 @@ class BoundChatTemplate:
         self.variables = dict(variables)
         self.origin = origin
         self.limits = limits or TemplateLimits()
+        from promptkit.chat_templates._environment import compile_chat_template
+
         self._compiled = compile_chat_template(source)
         # What Template.render would put in each render's context, merged once (see render()).
         self._context_base = {**self._compiled.globals, **self.variables}
 
     def reads(self, name: str) -> bool:
         """Whether the template reads the variable ``name`` (e.g. ``enable_thinking``)."""
+        from promptkit.chat_templates._environment import template_variables
+
         return name in template_variables(self.source)
 
     def __reduce__(self) -> tuple[type[BoundChatTemplate], tuple[str, dict[str, Any], str, TemplateLimits]]:
@@ -227,6 +233,10 @@ class BoundChatTemplate:
         ``plain_text=True`` promises that every message is a ``dict`` of ``str`` values without reasoning
         fields (as :class:`~promptkit.ChatTemplateModel` builds them), so they are passed on unchecked.
         """
+        import jinja2
+
+        from promptkit import _sandbox
+
         if not messages:
             raise MetaTemplateError("cannot apply a chat template to an empty conversation; give at least one message")
         if continue_final_message and add_generation_prompt:
@@ -241,7 +251,7 @@ class BoundChatTemplate:
         # Template.render, without rebuilding the globals and variables into a new dict each time.
         context = self._compiled.new_context({**self._context_base, "messages": chat, "add_generation_prompt": add_generation_prompt}, shared=True)
         try:
-            text = render(self._compiled, context, self.limits)
+            text = _sandbox.render(self._compiled, context, self.limits)
         except LimitExceeded as exc:
             hint = f"; if you trust the template, raise template_limits=dict({exc.key}=...) in the model config" if exc.key else ""
             raise MetaTemplateError(f"the chat template ({self.origin}) exceeded its limits: {exc}{hint}") from None

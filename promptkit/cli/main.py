@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import importlib.metadata
-import json
 import logging
 import sys
 from collections.abc import Iterator, Sequence
@@ -14,9 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
-from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
+from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, json_text, stop_on_signals
 from promptkit.cli.examples import with_examples
-from promptkit.cli.progress import TerminalProgress
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
@@ -37,6 +35,8 @@ from promptkit.token_view import TokenEncoder
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from promptkit.cli.progress import TerminalProgress
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -408,6 +408,8 @@ def _terminal_progress(args: argparse.Namespace, transient: bool = False) -> Ter
         return None
     if args.command == "render" and args.out is None and sys.stdout.isatty():
         return None
+    from promptkit.cli.progress import TerminalProgress  # rich, imported only when bars are drawn
+
     return TerminalProgress(transient=transient)
 
 
@@ -480,16 +482,18 @@ def _write_dataset(
         for prompt in renderer.render(indices[0] if indices else 0):
             _engine_line(args, writer, prompt)
 
+    text = json_text()
+
     def encode(prompts: Sequence[RenderedPrompt]) -> str:
         lines = []
         for prompt in prompts:
             if lines_writer is not None:
-                lines.append(json.dumps(_engine_line(args, lines_writer, prompt), ensure_ascii=False) + "\n")
+                lines.append(text(_engine_line(args, lines_writer, prompt)) + "\n")
                 continue
             record = prompt.to_record()
             if args.spans:
                 record["spans"] = [span.dump() for span in renderer.spans(prompt, prompts)]
-            lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+            lines.append(text(record) + "\n")
         return "".join(lines)
 
     # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).

@@ -12,7 +12,6 @@ from pathlib import Path
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
 from promptkit.cli._output import AtomicFile
 from promptkit.cli.examples import with_examples
-from promptkit.cli.progress import TerminalProgress
 from promptkit.cli.validate import file_dataset
 from promptkit.config import DatasetSpec, load_datasets, load_models
 from promptkit.conversation import load_replies
@@ -75,7 +74,11 @@ def run(args: argparse.Namespace) -> int:
     refuse_overwrite(args.out, _inputs(args, datasets, models))
     counter: TokenCounter | None = HFTokenizer(args.tokenizer) if args.tokenizer else None
     view = HtmlView(title=args.title or " · ".join(Path(path).stem for path in args.dataset_configs))
-    progress = None if args.quiet or not sys.stderr.isatty() else TerminalProgress()
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+        from promptkit.cli.progress import TerminalProgress  # rich, imported only when bars are drawn
+
+        progress = TerminalProgress()
     with progress or nullcontext():
         for model in models:
             for dataset in datasets:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.config.engine_imports import ENGINES, engine_imports, installed
+from promptkit.config.plain import plain_values
 from promptkit.errors import ConfigError, PromptkitError
 
 __all__ = ["read_entries"]
@@ -30,10 +31,16 @@ __all__ = ["read_entries"]
 
 def read_entries(path: Path, key: str) -> list[Any]:
     """The ``key`` list of a config file ('datasets' or 'models'), its values built: plain dicts, lists and classes."""
-    from mmengine.config import Config, ConfigDict
-
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} not found", config=str(path))
+    try:
+        values = plain_values(path.read_text(encoding="utf-8")) if path.suffix == ".py" else None
+    except UnicodeDecodeError:
+        values = None  # mmengine reports it
+    if values is not None:  # plain data: the values mmengine would give, without importing it (promptkit.config.plain)
+        return _entries(values, key, path)
+    from mmengine.config import Config, ConfigDict
+
     _check_engine_bases(path)
     try:
         with engine_imports(), _frozen_modules_as_stdlib(), _engine_checkouts(path):

@@ -23,7 +23,6 @@ import inspect
 import pkgutil
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
@@ -198,4 +197,6 @@ def _import(target: str, key: str, origin: str | None = None) -> Any:
 @cache
 def _plugins() -> dict[str, str]:
     """Names registered in the entry-point group, read once per process: name → import string."""
+    from importlib.metadata import entry_points  # read only when a name is not promptkit's own
+
     return {entry.name: entry.value for entry in entry_points(group=PLUGIN_GROUP)}

@@ -12,10 +12,7 @@ import os
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
-
-import jinja2
-import jinja2.meta
+from typing import TYPE_CHECKING, Any
 
 from promptkit._placeholders import compile_text
 from promptkit.config.loader import DatasetSpec
@@ -28,6 +25,9 @@ from promptkit.promptlist import PromptList, RoleItem
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, PromptTemplate
 from promptkit.templates.mm_template import CONTENT_COLUMN, PAYLOAD_PLACEHOLDER
 from promptkit.templates.protocol import Template
+
+if TYPE_CHECKING:
+    import jinja2
 
 __all__ = ["CHECKS", "Lint"]
 
@@ -69,6 +69,8 @@ def _names(text: str, jinja: jinja2.Environment | None) -> tuple[str, ...]:
     """The placeholder names of a text, or its undeclared variables when ``jinja`` (the template's filters) is given."""
     if jinja is None:
         return compile_text(text).names
+    import jinja2.meta
+
     try:
         return tuple(sorted(jinja2.meta.find_undeclared_variables(jinja.parse(text))))
     except jinja2.TemplateError:
@@ -93,6 +95,8 @@ def template_texts(key: str, template: Template | None) -> list[_Text]:
         return []
     jinja: jinja2.Environment | None = None
     if isinstance(template, JinjaPromptTemplate):
+        import jinja2  # only a Jinja template's texts are read with it: `import promptkit` reads no Jinja
+
         jinja = jinja2.Environment()
         jinja.filters.update(template.filters or {})
     out: list[_Text] = []

@@ -19,10 +19,10 @@ import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
 
-import filetype  # type: ignore[import-untyped]
-from PIL import Image, ImageFile, UnidentifiedImageError
+if TYPE_CHECKING:
+    from PIL import ImageFile
 
 __all__ = [
     "ImageLimits",
@@ -106,12 +106,16 @@ def decode_limit(limits: ImageLimits) -> tuple[int | None, str]:
     """The most pixels an image may have, and where that number comes from (for messages)."""
     if limits.max_decode_pixels is not None:
         return limits.max_decode_pixels, "media.max_decode_pixels"
+    from PIL import Image  # Pillow and filetype are imported where media is read: `import promptkit` reads neither
+
     pillow = Image.MAX_IMAGE_PIXELS
     return (int(pillow) if pillow is not None else None), "Pillow's Image.MAX_IMAGE_PIXELS"
 
 
 def open_image(fp: IO[bytes], limits: ImageLimits) -> ImageFile.ImageFile:
     """The image in ``fp`` with only its header read; :class:`MediaFileError` if it has more pixels than the decode limit."""
+    from PIL import Image
+
     try:
         image = _identify(fp)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # a plugin's own check, while reading a header
@@ -135,6 +139,8 @@ def _identify(fp: IO[bytes]) -> ImageFile.ImageFile:
     them is not thread-safe); :func:`open_image` makes the check itself, with
     the size in its message and the dataset's own limit.
     """
+    from PIL import Image, UnidentifiedImageError
+
     Image.init()
     prefix = fp.read(16)
     for format_id in Image.ID:
@@ -152,6 +158,8 @@ def _identify(fp: IO[bytes]) -> ImageFile.ImageFile:
 
 def sniff_mime(data: bytes) -> str | None:
     """The MIME type the bytes' signature shows, or ``None``."""
+    import filetype  # type: ignore[import-untyped]
+
     kind = filetype.guess(data)
     return kind.mime if kind is not None else None
 
@@ -182,6 +190,8 @@ def target_size(width: int, height: int, limits: ImageLimits) -> tuple[int, int]
 
 def prepare_image(data: bytes, limits: ImageLimits) -> Prepared:
     """Decode fully (so truncation shows), resize within ``limits``, re-encode when asked or when resized."""
+    from PIL import Image, UnidentifiedImageError
+
     try:
         with open_image(io.BytesIO(data), limits) as image:
             source_format = image.format or ""

@@ -15,8 +15,6 @@ import os
 from pathlib import Path
 from typing import IO
 
-from PIL import Image, UnidentifiedImageError
-
 from promptkit.errors import DatasetError
 from promptkit.media.files import MediaFileError, not_regular, open_image, open_regular, sniff_mime
 from promptkit.media.policy import MediaPolicy, confine, local_path, shown_url
@@ -71,6 +69,8 @@ def describe_media(modality: str, url: str, root: Path | None, policy: MediaPoli
 
 def _details(modality: str, data: IO[bytes], size: int, policy: MediaPolicy) -> str:
     if modality == "image":
+        from PIL import Image, UnidentifiedImageError  # Pillow is imported where an image is read
+
         try:
             with open_image(data, policy.limits) as image:
                 return f"{Image.MIME.get(image.format or '', image.format)} · {size:,} bytes · {image.width}×{image.height}"

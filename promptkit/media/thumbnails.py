@@ -13,11 +13,13 @@ import base64
 import binascii
 import io
 from pathlib import Path
-
-from PIL import Image, UnidentifiedImageError
+from typing import TYPE_CHECKING
 
 from promptkit.media.files import ImageLimits, MediaFileError, open_image, open_regular, target_size
 from promptkit.media.policy import MediaPolicy, confine, local_path
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = ["thumbnail"]
 
@@ -38,6 +40,8 @@ def thumbnail(url: str, root: Path | None, policy: MediaPolicy | None = None, ed
     >>> Image.open(io.BytesIO(base64.b64decode(small.partition(",")[2]))).size
     (64, 32)
     """
+    from PIL import Image, UnidentifiedImageError  # Pillow, imported when a page has an image to show
+
     policy = policy or MediaPolicy()
     data = _read(url, root, policy)
     if data is None:

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from promptkit._sandbox import TemplateLimits
+from promptkit._template_limits import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.controls import THINKING_SWITCHES, Controls
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["top_k"]
 
@@ -10,9 +13,11 @@ __all__ = ["top_k"]
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """The positions of the ``k`` highest scores, best first; equal scores in position order.
 
+    >>> import numpy as np
     >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 2.0]), 3).tolist()
     [1, 4, 3]
     """
+    import numpy as np
     size = len(scores)
     k = min(size, k)
     if k <= 0:

@@ -18,13 +18,14 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._leakage import NO_LEAKS, LeakageGuard, Leaks
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["BoundSelection", "Selection"]
 
@@ -110,7 +111,12 @@ class BoundSelection:
         value = row[column]
         if not isinstance(value, Hashable):
             raise RetrieverError(f"filter=dict(same={column!r}) compares single values, but test row {index} has {value!r}", row=index, key="filter")
-        return self.groups.get(value, _EMPTY)
+        found = self.groups.get(value)
+        if found is None:
+            import numpy as np
+
+            return np.empty(0, dtype=np.int64)
+        return found
 
     def leaks(self, row: Row) -> Leaks:
         """The pool rows that are copies or near-copies of ``row`` (none when the guard is off)."""
@@ -161,10 +167,9 @@ class BoundSelection:
             logger.warning("%s: %d test row(s) got fewer than ice_num=%d shots: %s", retriever, self.short_rows, self.ice_num, reason)
 
 
-_EMPTY = np.empty(0, dtype=np.int64)
-
 
 def _groups(pool: Sequence[Row], column: str, reader: ReaderConfig) -> dict[Hashable, np.ndarray]:
+    import numpy as np
     groups: dict[Hashable, list[int]] = {}
     for index, row in enumerate(pool):
         if column not in row:

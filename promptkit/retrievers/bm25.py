@@ -15,9 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit._optional import require
 from promptkit.data.progress import tracked
@@ -28,6 +26,9 @@ from promptkit.retrievers._selection import Selection
 from promptkit.retrievers._text import tokenize
 from promptkit.retrievers.base import Retriever
 
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
+
 __all__ = ["BM25Index", "BM25Retriever"]
 
 Tokenizer = Callable[[str], list[str]]
@@ -37,6 +38,7 @@ class BM25Index:
     """BM25Okapi scores of every pool document for a tokenised query (``k1``, ``b``, ``epsilon`` as in rank_bm25)."""
 
     def __init__(self, corpus: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> None:
+        import numpy as np
         bm25s = require("bm25s", "bm25", "BM25Retriever")
         self._bm25 = bm25s.BM25(method="robertson", k1=k1, b=b, dtype="float64")
         self._bm25.index([list(doc) for doc in corpus], show_progress=False)

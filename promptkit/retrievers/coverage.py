@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers._text import tokenize
 from promptkit.retrievers.base import Retriever
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["CoverageRetriever", "aspects"]
 
@@ -52,6 +53,7 @@ class _Index:
     """The pool's aspects: which rows hold each one, and its weight (idf)."""
 
     def __init__(self, corpus: Sequence[set[Aspect]]) -> None:
+        import numpy as np
         self.size = len(corpus)
         rows: dict[Aspect, list[int]] = {}
         for index, held in enumerate(corpus):
@@ -62,6 +64,7 @@ class _Index:
 
     def order(self, query: set[Aspect], candidates: np.ndarray, count: int) -> list[int]:
         """Up to ``count`` of ``candidates``: greedy coverage of ``query``'s aspects, then by shared weight."""
+        import numpy as np
         shared = sorted((aspect for aspect in query if aspect in self.rows), key=lambda aspect: (-self.weight[aspect], aspect))
         allowed = np.zeros(self.size, dtype=bool)
         allowed[candidates] = True
@@ -119,6 +122,7 @@ class CoverageRetriever(Retriever):
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
+        import numpy as np
         self.check_pool(pool, reader)
         if not self.ice_num:
             return [[] for _ in queries]

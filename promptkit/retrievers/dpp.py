@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank
 from promptkit.retrievers.topk import TopkRetriever
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["DPPRetriever", "greedy_map_dpp"]
 
@@ -57,6 +58,7 @@ class DPPRetriever(TopkRetriever):
         return max(selection.wanted(banned), self.candidate_num + len(banned))
 
     def _rerank(self, pool: np.ndarray, query: np.ndarray, row: Mapping[str, Any], reader: ReaderConfig) -> Rerank:
+        import numpy as np
         def rerank(candidates: list[int]) -> list[int]:
             candidates = candidates[: self.candidate_num]
             vectors = pool[candidates]
@@ -82,10 +84,12 @@ def greedy_map_dpp(kernel: np.ndarray, size: int, epsilon: float = 1e-10) -> lis
     up to date by an incremental Cholesky factorisation; it stops early when no
     item adds more than ``epsilon`` (the rest are linearly dependent).
 
+    >>> import numpy as np
     >>> k = np.array([[1.0, 0.99, 0.0], [0.99, 1.0, 0.0], [0.0, 0.0, 0.9]])
     >>> greedy_map_dpp(k, 2)   # item 1 is nearly a copy of item 0
     [0, 2]
     """
+    import numpy as np
     items = kernel.shape[0]
     factors = np.zeros((size, items))
     gains = np.diag(kernel).astype(np.float64).copy()

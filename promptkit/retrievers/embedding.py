@@ -16,13 +16,14 @@ import os
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit._optional import require
 from promptkit.data.progress import task
 from promptkit.errors import RetrieverError
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["EmbeddingCache", "Embedder", "SentenceTransformerEmbedder", "embed_texts"]
 
@@ -97,6 +98,7 @@ class EmbeddingCache:
 
     def lookup(self, name: str, texts: Sequence[str], compute: Callable[[list[str]], np.ndarray]) -> np.ndarray:
         """Vectors for ``texts``: cached ones read, the others computed in one call and stored."""
+        import numpy as np
         folder = self.directory / hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
         keys = [hashlib.sha256(text.encode("utf-8")).digest() for text in texts]
         known = self._known.setdefault(folder, {})
@@ -120,6 +122,7 @@ class EmbeddingCache:
 
 
 def _read_shard(shard: Path) -> dict[bytes, np.ndarray]:
+    import numpy as np
     try:
         with shard.open("rb") as handle, np.load(handle) as data:
             return dict(zip((bytes(k) for k in data["keys"]), data["vectors"], strict=True))
@@ -137,6 +140,7 @@ def embed_texts(embedder: Embedder, texts: list[str], cache: EmbeddingCache | No
     The texts it embeds are reported to the current progress receiver (:mod:`promptkit.data.progress`) as one task.
     """
 
+    import numpy as np
     def compute(batch: list[str]) -> np.ndarray:
         # One call of the embedder for all texts: it batches them itself (and splitting would change its batches).
         with task(f"embedding {len(batch)} texts", len(batch), "texts") as advance:

@@ -25,14 +25,15 @@ protocol, :class:`CandidatePrompts`: the templates stage compiles the
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank
 from promptkit.retrievers.topk import TopkRetriever
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["CandidatePrompts", "MDLRetriever", "PoolPrompts", "Scorer", "render_candidates_with"]
 
@@ -94,6 +95,7 @@ class MDLRetriever(TopkRetriever):
         scorer: Scorer | None = None,
         **options: Any,
     ) -> None:
+        import numpy as np
         super().__init__(**options)
         if scorer is None or not callable(scorer):
             raise RetrieverError(
@@ -118,6 +120,7 @@ class MDLRetriever(TopkRetriever):
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
+        import numpy as np
         self._rng = np.random.default_rng(self.seed)
         prompts = self.prompts.bind(pool, reader.output_column, self.ice_separator, self.ice_eos_token)
         self._context = (prompts, self._labels(pool, reader))
@@ -156,6 +159,7 @@ class MDLRetriever(TopkRetriever):
 
     def _score(self, shots: PoolPrompts, subset: list[int], prompts: list[str]) -> float:
         """Negative entropy of the label distribution under this shot set (higher: the model is surer)."""
+        import numpy as np
         losses = np.asarray(self.scorer(shots.context(subset), prompts), dtype=np.float64)
         if losses.shape != (len(prompts),) or not np.isfinite(losses).all():
             raise RetrieverError(

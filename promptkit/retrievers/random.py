@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers.base import Retriever
+
+if TYPE_CHECKING:
+    pass  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["RandomRetriever"]
 
@@ -85,6 +86,7 @@ class RandomRetriever(Retriever):
     def _stream_draw(self) -> Draw:
         """OpenCompass's stream: legacy ``choice(n, k, replace=False)`` is ``permutation(n)[:k]``, so the full permutation
         consumes the same numbers and lets the guard continue the same random order."""
+        import numpy as np
         state = np.random.RandomState(self.seed)
 
         def draw(size: int, index: int, row: Row, reader: ReaderConfig, wanted: int) -> list[int]:
@@ -93,6 +95,7 @@ class RandomRetriever(Retriever):
         return draw
 
     def _per_row_draw(self, size: int, index: int, row: Row, reader: ReaderConfig, wanted: int) -> list[int]:
+        import numpy as np
         if self.id_column is None:
             key = reader.input_text(row)
         elif self.id_column in row:

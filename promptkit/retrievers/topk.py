@@ -13,9 +13,7 @@ import inspect
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
@@ -23,6 +21,9 @@ from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank, Selection
 from promptkit.retrievers.base import Retriever
 from promptkit.retrievers.embedding import Embedder, EmbeddingCache, SentenceTransformerEmbedder, embed_texts
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["EmbeddingOptions", "TopkRetriever", "mmr_order"]
 
@@ -106,6 +107,7 @@ class TopkRetriever(Retriever):
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
+        import numpy as np
         self.check_pool(pool, reader)
         if not self.ice_num or not queries:
             return [[] for _ in queries]
@@ -170,12 +172,14 @@ def mmr_order(candidates: list[int], vectors: np.ndarray, query: np.ndarray, wei
     """Candidates in maximal-marginal-relevance order: each next one maximises
     ``weight × sim(query) − (1 − weight) × max sim(chosen)``; ties go to the earlier candidate.
 
+    >>> import numpy as np
     >>> v = np.array([[1.0, 0.0], [0.99, 0.141], [0.0, 1.0]])
     >>> mmr_order([0, 1, 2], v, np.array([0.8, 0.6]), 1.0)  # relevance only: 1 and its near-copy 0 first
     [1, 0, 2]
     >>> mmr_order([0, 1, 2], v, np.array([0.8, 0.6]), 0.5)  # the near-copy of 1 goes last
     [1, 2, 0]
     """
+    import numpy as np
     if not candidates:
         return []
     chosen_vectors = vectors[candidates]

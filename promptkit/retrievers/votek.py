@@ -12,15 +12,16 @@ the same shots, minus copies of itself (leakage guard).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers.topk import TopkRetriever
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["VotekRetriever", "votek_order"]
 
@@ -41,6 +42,7 @@ class VotekRetriever(TopkRetriever):
     def retrieve(
         self, pool: Sequence[Mapping[str, Any]], queries: Sequence[Mapping[str, Any]], reader: ReaderConfig
     ) -> list[list[int]]:
+        import numpy as np
         self.check_pool(pool, reader)
         if not self.ice_num or not queries:
             return [[] for _ in queries]
@@ -66,9 +68,11 @@ class VotekRetriever(TopkRetriever):
 def votek_order(neighbours: list[list[int]], count: int, rng: np.random.Generator) -> list[int]:
     """``count`` pool indices by vote-k: most voted first, skipping rows whose voters are covered, then a seeded fill.
 
+    >>> import numpy as np
     >>> votek_order([[1], [0], [1], [1]], 3, np.random.default_rng(0))[:2]  # 1 has three votes; 0 one (from 1)
     [1, 0]
     """
+    import numpy as np
     voters: list[set[int]] = [set() for _ in neighbours]
     for voter, voted in enumerate(neighbours):
         for row in voted:

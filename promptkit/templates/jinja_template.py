@@ -38,77 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-import jinja2
-import jinja2.meta
-
-from promptkit._sandbox import LimitExceeded, StrictSandbox, TemplateLimits, describe, one_line, render
-from promptkit.errors import ConfigError, PromptkitError, TemplateError, did_you_mean
+from promptkit._template_limits import TemplateLimits
+from promptkit.errors import ConfigError, TemplateError
 from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, TextCompiler, _Role
 
 __all__ = ["JinjaPromptTemplate"]
-
-
-class _StrictUndefined(jinja2.StrictUndefined):
-    """Any use of an undefined value (printing, testing, iterating, arithmetic) raises ``UndefinedError(name)``."""
-
-    @property
-    def _undefined_message(self) -> str:  # type: ignore[override]  # the name is what the error reports
-        return str(self._undefined_name)
-
-
-def _environment(filters: Mapping[str, Callable[..., Any]]) -> StrictSandbox:
-    env = StrictSandbox(undefined=_StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
-    env.filters.update(filters)
-    return env
-
-
-_PLAIN = _environment({})
-
-
-class _JinjaText:
-    """One Jinja text, compiled; the same interface as a placeholder text (``source``, ``names``, ``render``)."""
-
-    __slots__ = ("source", "names", "where", "limits", "_template")
-
-    def __init__(self, env: jinja2.Environment, source: str, where: str, limits: TemplateLimits) -> None:
-        self.source = source
-        self.where = where
-        self.limits = limits
-        try:
-            ast = env.parse(source)
-            self._template = env.from_string(ast)
-        except jinja2.TemplateSyntaxError as exc:
-            raise TemplateError(f"{where}: Jinja syntax error on line {exc.lineno} of {_shown(source)}: {exc.message}") from None
-        except Exception as exc:  # noqa: BLE001  # nesting too deep to compile (RecursionError, MemoryError)
-            raise TemplateError(f"{where}: {_shown(source)} cannot be compiled: {describe(exc)}") from None
-        self.names = tuple(sorted(jinja2.meta.find_undeclared_variables(ast)))
-
-    def render(self, values: Mapping[str, Any]) -> str:
-        try:
-            return render(self._template, self._template.new_context(dict(values)), self.limits)
-        except LimitExceeded as exc:
-            hint = f"; if you trust the template, raise template_limits=dict({exc.key}=...) in the template config" if exc.key else ""
-            raise TemplateError(f"{self.where}: {_shown(self.source)} exceeded its limits: {exc}{hint}") from None
-        except jinja2.UndefinedError as exc:
-            name, columns = exc.message, sorted(str(key) for key in values)
-            raise TemplateError(
-                f"{self.where}: variable {name!r} is not defined in {_shown(self.source)}; "
-                f"the row has the columns {columns}{did_you_mean(name, columns)}",
-                key=name,
-            ) from None
-        except jinja2.TemplateError as exc:
-            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {one_line(exc.message or str(exc))}") from None
-        except PromptkitError:
-            raise
-        except Exception as exc:  # noqa: BLE001  # untrusted code (and config filters): any exception is the template's failure
-            raise TemplateError(f"{self.where}: {_shown(self.source)} failed: {describe(exc)}") from None
-
-    def __repr__(self) -> str:
-        return f"_JinjaText({self.source!r})"
-
-
-def _shown(source: str) -> str:
-    return repr(source if len(source) <= 60 else source[:57] + "...")
 
 
 class JinjaPromptTemplate(PromptTemplate):
@@ -136,33 +70,36 @@ class JinjaPromptTemplate(PromptTemplate):
                 )
         self.filters = filters
         self.template_limits = TemplateLimits.of(template_limits)
-        self._env = _environment(filters) if filters else _PLAIN
-        self._compiled: dict[tuple[str, str], _JinjaText] = {}
+        from promptkit.templates import _jinja_text  # Jinja is imported when a config first builds a Jinja template
+
+        self._env = _jinja_text.environment(filters) if filters else _jinja_text.PLAIN
+        self._compiled: dict[tuple[str, str], _jinja_text.JinjaText] = {}
         if ice_token:
             self._check_ice_token_outside_blocks(template, ice_token)
         super().__init__(template, ice_token=ice_token, sep_token=sep_token)
 
     def _check_ice_token_outside_blocks(self, template: Any, ice_token: str) -> None:
         """The shots are spliced in at ``ice_token`` outside Jinja, so each text is cut there first: the token cannot sit in a block."""
+        from promptkit.templates._jinja_text import parses, shown
+
         for text in _strings(template):
             if ice_token not in text:
                 continue
-            for piece in text.split(ice_token):
-                try:
-                    self._env.parse(piece)
-                except jinja2.TemplateSyntaxError:
-                    raise TemplateError(
-                        f"ice_token {ice_token!r} sits inside a Jinja block or expression in {_shown(text)}; the shots are spliced in "
-                        "at the token as finished text, outside Jinja, so put the token outside any {% ... %} block and {{ ... }}",
-                        key="ice_token",
-                    ) from None
+            if not all(parses(self._env, piece) for piece in text.split(ice_token)):
+                raise TemplateError(
+                    f"ice_token {ice_token!r} sits inside a Jinja block or expression in {shown(text)}; the shots are spliced in "
+                    "at the token as finished text, outside Jinja, so put the token outside any {% ... %} block and {{ ... }}",
+                    key="ice_token",
+                )
 
     def _text_compiler(self, where: str) -> TextCompiler:
+        from promptkit.templates._jinja_text import JinjaText
+
         def compile(source: str) -> Any:
             key = (where, source)
             text = self._compiled.get(key)
             if text is None:
-                text = self._compiled[key] = _JinjaText(self._env, source, where, self.template_limits)
+                text = self._compiled[key] = JinjaText(self._env, source, where, self.template_limits)
             return text
 
         return compile

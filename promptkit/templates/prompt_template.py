@@ -60,7 +60,7 @@ class _Text:
 
 
 class _Role:
-    __slots__ = ("role", "prompt", "fallback_role", "begin", "end", "has_ice")
+    __slots__ = ("role", "prompt", "fallback_role", "begin", "end", "has_ice", "fixed")
 
     def __init__(
         self, spec: Mapping[str, Any], ice_token: str | None, sep_token: str | None, where: str, compile: TextCompiler = compile_text
@@ -73,12 +73,18 @@ class _Role:
         self.begin: str | None = spec.get("begin")
         self.end: str | None = spec.get("end")
         self.has_ice = self.prompt is not None and self.prompt.has_ice
+        # An item whose text has no placeholder (a system turn) renders to one value, made once and shared: it is frozen.
+        fixed = self.prompt is None or (not self.has_ice and isinstance(self.prompt.whole, CompiledText) and not self.prompt.whole.names)
+        #: The item's one rendering when its text has no placeholder (else None).
+        self.fixed = RoleItem(self.role, None if self.prompt is None else self.prompt.whole.source, self.fallback_role, self.begin, self.end) if fixed else None
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.prompt.names if self.prompt is not None else ()
 
     def render(self, values: Mapping[str, Any], ice: str, use_whole: bool = False) -> RoleItem:
+        if self.fixed is not None:
+            return self.fixed
         if self.prompt is None:
             text = None
         elif use_whole:
@@ -122,7 +128,7 @@ class _StringBody:
         return self.text.whole.render(values)
 
     def render(self, values: Mapping[str, Any], ice: Prompt) -> str:
-        if isinstance(ice, PromptList):
+        if type(ice) is not str and isinstance(ice, PromptList):  # (a str fails the check without the ABC's slow path)
             raise TemplateError(
                 "the shots were rendered by a chat ice_template (a PromptList) but this prompt_template is a plain "
                 "string, which cannot hold roles; make both templates strings or both chat dicts"
@@ -171,6 +177,10 @@ class _ChatBody:
             self.sections.append((name, tuple(compiled)))
         self.round = dict(self.sections)["round"]
         self.has_ice_slot = any(it.has_ice for _, items in self.sections for it in items)
+        # A section with no placeholder (a system turn and the shots' slot) renders to what the shots alone decide: its
+        # last rendering is kept, and the next prompt with the same shots (the same object, as ShotRenderer returns) reuses it.
+        self._fixed = frozenset(i for i, (_, items) in enumerate(self.sections) if all(map(_is_fixed, items)))
+        self._kept: dict[int, tuple[Prompt, tuple[Item, ...]]] = {}
 
     def render_shot(self, values: Mapping[str, Any]) -> PromptList:
         """Only the round, wrapped in ``ice`` markers; the ice token is removed."""
@@ -185,17 +195,28 @@ class _ChatBody:
 
     def render(self, values: Mapping[str, Any], ice: Prompt) -> PromptList:
         out: list[Item] = []
-        for name, items in self.sections:
-            self.render_section(name, items, values, ice, out)
+        ice_items, ice_text = _split_ice(ice)
+        fixed, kept = self._fixed, self._kept
+        for index, (name, items) in enumerate(self.sections):
+            if index not in fixed:
+                self._section(name, items, values, ice_items, ice_text, out)
+                continue
+            last = kept.get(index)
+            if last is not None and last[0] is ice:
+                out.extend(last[1])
+                continue
+            start = len(out)
+            self._section(name, items, values, ice_items, ice_text, out)
+            kept[index] = (ice, tuple(out[start:]))
         return PromptList._of(tuple(out))
 
     def render_section(self, name: str, items: tuple[_Text | RoleSpec, ...], values: Mapping[str, Any], ice: Prompt, out: list[Item]) -> None:
         """Append section ``name`` (its markers, ``items`` and the shots at the ice token) to ``out``."""
-        if isinstance(ice, PromptList):
-            ice_items: tuple[Item, ...] | None = ice.items
-            ice_text = ""
-        else:
-            ice_items, ice_text = None, ice
+        self._section(name, items, values, *_split_ice(ice), out)
+
+    def _section(
+        self, name: str, items: tuple[_Text | RoleSpec, ...], values: Mapping[str, Any], ice_items: tuple[Item, ...] | None, ice_text: str, out: list[Item]
+    ) -> None:
         out.append(_MARKERS[name, "begin"])
         for item in items:
             if not isinstance(item, _Text):
@@ -218,6 +239,20 @@ class _ChatBody:
 
 
 Body = _StringBody | _ChatBody
+
+
+def _is_fixed(item: _Text | RoleSpec) -> bool:
+    """Whether an item of a chat section renders the same for every row (its text, if any, has no placeholder)."""
+    if isinstance(item, _Role):
+        return item.fixed is not None
+    return isinstance(item, _Text) and all(isinstance(piece, CompiledText) and not piece.names for piece in item.pieces)
+
+
+def _split_ice(ice: Prompt) -> tuple[tuple[Item, ...] | None, str]:
+    """The shots as items to splice in (a PromptList's), or as text."""
+    if type(ice) is not str and isinstance(ice, PromptList):  # (a str fails the check without the ABC's slow path)
+        return ice.items, ""
+    return None, ice
 
 
 def _reject_mixed_chat_keys(template: Mapping[Hashable, Any]) -> None:

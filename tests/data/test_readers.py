@@ -174,6 +174,45 @@ def test_rows_file_accepts_every_format(tmp_path: Path, capsys: pytest.CaptureFi
     assert outputs[1] == outputs[0] == outputs[2]
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(st.dictionaries(st.sampled_from(["q", "a"]), st.text(st.sampled_from("ab é\u2028\r"), max_size=12), max_size=2), min_size=1, max_size=8),
+    block=st.integers(1, 40),
+    bom=st.booleans(),
+    blank=st.sampled_from(["", "  ", "\r"]),
+)
+def test_json_lines_read_in_blocks_of_any_size(tmp_path_factory: pytest.TempPathFactory, rows, block: int, bom: bool, blank: str):
+    """Rows read the same whatever the block size (lines longer than a block, a BOM, blank lines, \\r\\n endings),
+    and a bad line is named by its own number."""
+    import promptkit.data.sources.text as text
+
+    lines = [json.dumps(row, ensure_ascii=False) for row in rows]
+    data = ("\ufeff" if bom else "") + "\r\n".join(lines) + f"\n{blank}\n" + "{not json\n" + lines[0]
+    path = tmp_path_factory.mktemp("blocks") / "rows.jsonl"
+    path.write_bytes(data.encode("utf-8"))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(text, "_BLOCK", block)
+        with pytest.raises(DatasetError) as info:
+            list(open_reader(path).iter_rows())
+    assert str(info.value) == f"file {path}, line {len(rows) + 2}: 1 malformed line(s): line {len(rows) + 2}: Expecting property name enclosed in double quotes at column 2; fix or remove them (one JSON object per line)"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(text, "_BLOCK", block)
+        path.write_bytes(data.replace("{not json\n", "").encode("utf-8"))
+        assert open_reader(path).read_all() == [*rows, rows[0]]
+
+
+def test_invalid_utf8_in_a_later_block_names_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Bytes that are not UTF-8 are reported at their own line, however the file was cut into blocks."""
+    import promptkit.data.sources.text as text
+
+    monkeypatch.setattr(text, "_BLOCK", 16)
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(jsonl_bytes(ROWS[:3]) + b'{"question": "\xc3("}\n')
+    with pytest.raises(DatasetError) as info:
+        open_reader(path).read_all()
+    assert str(info.value) == f"file {path}, line 4: the file is not valid UTF-8 (invalid continuation byte at byte {len(jsonl_bytes(ROWS[:3])) + 14}); save it as UTF-8"
+
+
 def test_iteration_is_lazy(tmp_path: Path):
     """The first row comes before the file is read through: a bad line at the end is not met, a Parquet file is read one row group in."""
     path = tmp_path / "big.jsonl"

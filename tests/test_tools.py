@@ -19,6 +19,7 @@ from promptkit import (
     load_datasets,
     load_models,
 )
+from promptkit.controls import Controls
 from promptkit.data.tools import Tools
 from promptkit.meta_templates import ChatTemplateModel
 
@@ -238,3 +239,19 @@ def test_bundled_bfcl_config_renders_tool_calls_and_tools_for_a_chat_model(capsy
     prompt_style = [r for r in records if r["dataset"] == "bfcl_demo_prompt"]
     assert len(prompt_style) == 2 and "tools" not in prompt_style[0]
     assert prompt_style[0]["prompt"][0]["role"] == "system" and '"calculate_triangle_area"' in prompt_style[0]["prompt"][0]["content"]
+
+
+def test_tools_written_by_a_chat_template_refuse_run_and_dataset_controls(tmp_path: Path):
+    """A chat template that writes the dataset's tools takes the model config's controls only: a run's kwargs are refused, not dropped."""
+    spec = load_datasets(_config(tmp_path, "dict(column='tools')"))[0]
+    qwen = load_models(ROOT / "configs" / "models" / "chat_template" / "qwen2_5_7b_instruct.py")[0]
+    renderer = Renderer(spec, qwen, controls=Controls(chat_template_kwargs={"reasoning_effort": "low"}))
+    with pytest.raises(ConfigError) as raised:
+        renderer.render(0)
+    assert str(raised.value).endswith(
+        "key 'tools': the dataset's tools are written by the model's chat template, which takes the model config's thinking and "
+        "chat_template_kwargs only: prefill/gen_prefix and dataset- or run-level controls do not combine with them yet; set "
+        "the controls in the model config, or drop them for this dataset"
+    )
+    templated = Renderer(spec, qwen).render(0)[0]  # the model config's own controls are fine
+    assert templated.prompt == qwen.render_tools(templated.intermediate, "gen", [WEATHER])

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 
-from promptkit.meta_templates.spans import Span
+from promptkit.meta_templates.spans import Span, shot_of
 
 __all__ = [
     "FOLD",
@@ -44,7 +44,6 @@ LINE, WRAP, FOLD = "│", "↪", "⋯"
 NEWLINE, TRAILING_SPACE, TAB = "↵", "·", "→"
 MARKER_STYLE = "dim"
 TOKEN_STYLE = "bold red"
-_SHOT = re.compile(r"shot\[(\d+)\](\.answer)?")
 _PIECE_STYLES = {
     "wrapper": "bright_black",
     "system": "magenta",
@@ -60,9 +59,9 @@ _SHOT_STYLES = ("blue", "cyan")  # alternating, so that two shots side by side a
 
 def piece_label(piece: str) -> str:
     """The name a person reads for a span's piece: ``shot[2].answer`` → ``shot 2 answer``, ``answer_slot`` → ``answer slot``."""
-    shot = _SHOT.fullmatch(piece)
+    shot = shot_of(piece)
     if shot:
-        return f"shot {shot.group(1)}" + (" answer" if shot.group(2) else "")
+        return f"shot {shot[0]}" + (" answer" if shot[1] else "")
     return piece.replace("_", " ").replace(".", " ")
 
 
@@ -255,14 +254,14 @@ def _shot_regions(text: str, spans: Sequence[Span]) -> list[tuple[int, int, int]
     starts: dict[int, int] = {}
     last_end = -1
     for span in spans:
-        shot = _SHOT.fullmatch(span.piece)
+        shot = shot_of(span.piece)
         if shot:
-            number = int(shot.group(1))
+            number = shot[0]
             starts[number] = min(starts.get(number, span.start), span.start)
             last_end = max(last_end, span.end)
     if not starts:
         return []
-    after = [span.start for span in spans if span.start >= last_end and span.piece != "wrapper" and not _SHOT.fullmatch(span.piece)]
+    after = [span.start for span in spans if span.start >= last_end and span.piece != "wrapper" and not shot_of(span.piece)]
     stop = min(after, default=len(text))
     ordered = sorted(starts.items(), key=lambda item: item[1])
     return [(shot, start, ordered[number + 1][1] if number + 1 < len(ordered) else stop) for number, (shot, start) in enumerate(ordered)]

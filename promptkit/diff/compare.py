@@ -23,12 +23,12 @@ from typing import Any
 
 from promptkit.diff.records import Record, RecordSet, prompt_id
 from promptkit.errors import DatasetError
+from promptkit.meta_templates.spans import shot_of
 
 __all__ = ["DiffReport", "PieceChange", "PromptDiff", "diff_records"]
 
 #: Record keys that are the final input itself or derived from it, so not compared as fields.
 _PROMPT_KEYS = frozenset({"prompt", "media", "spans", "fingerprint", "provenance"})
-_SHOT = re.compile(r"shot\[(\d+)\](\.answer)?")
 _LABELS = {
     "system": "system prompt",
     "wrapper": "meta-template wrapper",
@@ -304,9 +304,9 @@ def _named(raw: list[tuple[str, str, str | None]]) -> dict[tuple[Any, ...], _Seg
 
 def _label(piece: str) -> str:
     """The name a person reads: ``shot[2].answer`` → ``shot 2 answer``, ``system`` → ``system prompt``."""
-    shot = _SHOT.fullmatch(piece)
+    shot = shot_of(piece)
     if shot:
-        return f"shot {shot.group(1)}" + (" answer" if shot.group(2) else "")
+        return f"shot {shot[0]}" + (" answer" if shot[1] else "")
     message = re.fullmatch(r"message\[(\d+)\]", piece)
     if message:
         return f"message {message.group(1)}"
@@ -315,9 +315,9 @@ def _label(piece: str) -> str:
 
 def _kind(piece: str) -> str:
     """The kind a summary counts: shots without their number."""
-    shot = _SHOT.fullmatch(piece)
+    shot = shot_of(piece)
     if shot:
-        return "shot answer" if shot.group(2) else "shot"
+        return "shot answer" if shot[1] else "shot"
     return "final input" if piece.startswith("message[") else _label(piece)
 
 

@@ -48,7 +48,7 @@ from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.model import Model
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
-__all__ = ["Hints", "Span", "find_spans", "is_answer"]
+__all__ = ["Hints", "Span", "find_spans", "is_answer", "shot_of"]
 
 _OPEN, _CLOSE = "\ue000", "\ue001"  # private-use characters: never produced by a template, refused in prompts
 _MARK = re.compile(f"{_OPEN}(\\d+){_CLOSE}")
@@ -68,6 +68,15 @@ class Span:
         if self.message is not None:
             out["message"] = self.message
         return out
+
+
+_SHOT_PIECE = re.compile(r"shot\[(\d+)\](\.answer)?")
+
+
+def shot_of(piece: str) -> tuple[int, bool] | None:
+    """For a shot's piece (``shot[2]``, ``shot[2].answer``): its number and whether it is the answer; else ``None``."""
+    shot = _SHOT_PIECE.fullmatch(piece)
+    return (int(shot.group(1)), shot.group(2) is not None) if shot else None
 
 
 def is_answer(piece: str) -> bool:

@@ -10,15 +10,14 @@ with its whole text in A and B merged, removed text in ``<del>``, added text in
 from __future__ import annotations
 
 import html
-import re
 from importlib.resources import files
 
 from promptkit.diff import DiffReport, PieceChange, PromptDiff
 from promptkit.diff.text import diff_runs, headline, summary
+from promptkit.meta_templates.spans import shot_of
 
 __all__ = ["diff_html"]
 
-_SHOT = re.compile(r"shot\[(\d+)\](\.answer)?")
 #: The view's class of each piece (the colours of ``promptkit view``).
 _CLASSES = {
     "system": "k-system",
@@ -101,9 +100,9 @@ def _visible(text: str) -> str:
 
 
 def _class(piece: str) -> str:
-    shot = _SHOT.fullmatch(piece)
+    shot = shot_of(piece)
     if shot:
-        return ("k-shot-answer" if shot.group(2) else "k-shot") + (" s-odd" if int(shot.group(1)) % 2 else "")
+        return ("k-shot-answer" if shot[1] else "k-shot") + (" s-odd" if shot[0] % 2 else "")
     return _CLASSES.get(piece, "k-text")
 
 

@@ -14,6 +14,12 @@ from promptkit import Renderer, build_dataset, build_model
 collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "parity_ais/configs/*", "parity_ais/configs/*/*"]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The Ray tests run last: a Ray driver leaves native threads in this process after ``ray.shutdown()``, and the
+    tests before it (workers forked by render_parallel among them) should run in a process that has none."""
+    items.sort(key=lambda item: "integrations/test_ray.py" in item.nodeid)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true", help="re-record tests/golden/*.jsonl from the current output")
 

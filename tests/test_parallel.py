@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -14,7 +18,9 @@ from hypothesis import strategies as st
 import promptkit.parallel as parallel
 from promptkit import (
     ConfigError,
+    DatasetSpec,
     PromptkitError,
+    RenderedPrompt,
     Renderer,
     build_dataset,
     build_model,
@@ -24,6 +30,7 @@ from promptkit import (
     render_parallel,
 )
 from promptkit.cli.main import main
+from promptkit.parallel import json_lines
 
 ROOT = Path(__file__).parents[1]
 # TopK embeds its pool for each renderer built (seconds); the shots it picks reach the workers as every retriever's do.
@@ -146,3 +153,106 @@ def test_cli_workers_write_the_same_file(tmp_path: Path) -> None:
             assert main(["render", str(config), "--spans", "--workers", workers, "--out", str(tmp_path / f"{workers}.jsonl")]) == 0
     assert (tmp_path / "2.jsonl").read_bytes() == (tmp_path / "1.jsonl").read_bytes()
     assert len((tmp_path / "1.jsonl").read_text().splitlines()) == 40
+
+
+FEW_CONFIGS = [ROOT / "configs" / "datasets" / name for name in (
+    "mmlu_demo/mmlu_demo_gen.py",  # few-shot chat
+    "mmlu_demo/mmlu_demo_ppl.py",  # ppl labels
+    "adapter_demo/adapter_demo_gen.py",  # a function defined in the config file (it travels by value)
+)]
+
+
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+@pytest.mark.parametrize("dataset_config", FEW_CONFIGS, ids=lambda p: p.stem)
+def test_workers_started_fresh_give_the_bytes_of_one(dataset_config: Path, method: str) -> None:
+    """Workers that unpickle the renderer (forkserver, spawn) write what one worker writes."""
+    for model in MODELS:
+        for spec in load_datasets(dataset_config):
+            one = outcome(Renderer(spec, model), 1)
+            assert "".join(render_parallel(Renderer(spec, model), 2, method=method)) == one
+
+
+def qa_spec(count: int = 10) -> DatasetSpec:
+    rows = [{"question": f"q{i}", "answer": "A"} for i in range(count)]
+    return build_dataset(dict(abbr="qa", type="RowsDataset", rows=rows, reader_cfg=dict(input_columns=["question"], output_column="answer"),
+                              infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="Q: {question}"),
+                                             retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))))
+
+
+def test_with_another_thread_running_the_workers_start_fresh() -> None:
+    """A thread running here (a fork could inherit its locks held): the workers start fresh, so what they run must
+    pickle; what does not is a ConfigError saying why, and what does gives the bytes of one worker."""
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        lock = threading.Lock()
+
+        def holds_a_lock(prompts: Sequence[RenderedPrompt]) -> str:
+            with lock:
+                return json_lines(prompts)
+
+        with pytest.raises(ConfigError) as error:
+            list(render_parallel(Renderer(qa_spec()), 2, encode=holds_a_lock))
+        assert str(error.value).startswith(
+            "key 'workers': this process runs other threads, so the workers start fresh (forkserver) and need the renderer "
+            "and encode to pickle, which they do not: "
+        )
+        assert str(error.value).endswith("; render with one worker, or from a process with no other thread running")
+        assert "".join(render_parallel(Renderer(qa_spec()), 2)) == "".join(render_parallel(Renderer(qa_spec()), 1))
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_an_unknown_start_method_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"^key 'method': no start method 'thread' on this platform \(it has: .*fork"):
+        list(render_parallel(Renderer(qa_spec()), 2, method="thread"))
+
+
+# Run in a fresh interpreter (one thread, so `fork` is the automatic choice): the fork path, and workers that die.
+FRESH_PROCESS = """
+import os, sys
+from promptkit import Renderer, RowsDataset, build_dataset, render_parallel
+from promptkit.parallel import json_lines, start_method
+
+rows = [{"question": f"q{i}", "answer": "A"} for i in range(2000)]
+spec = build_dataset(dict(abbr="qa", type="RowsDataset", rows=rows, reader_cfg=dict(input_columns=["question"], output_column="answer"),
+                          infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="Q: {question}"),
+                                         retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer"))))
+
+def dies_at_row_1500(prompts):
+    if prompts[0].index == 1500:
+        os._exit(3)
+    return json_lines(prompts)
+
+if __name__ == "__main__":  # workers that start fresh import this file (multiprocessing's idiom)
+    one = "".join(render_parallel(Renderer(spec), 1))
+    print(start_method(), "".join(render_parallel(Renderer(spec), 2)) == one, "".join(render_parallel(Renderer(spec), 3, method="fork")) == one)
+    for method in ("fork", "forkserver"):
+        written = []
+        try:
+            for lines in render_parallel(Renderer(spec), 2, encode=dies_at_row_1500, method=method):
+                written.append(lines)
+        except Exception as error:
+            print(method, len("".join(written).splitlines()), type(error).__name__, error)
+"""
+
+
+def test_in_a_fresh_process_workers_fork_and_a_dead_worker_is_an_error(tmp_path: Path) -> None:
+    """In a process with one thread the workers fork (same bytes); a worker that dies is an error naming its rows, with
+    either start method, not a wait."""
+    script = tmp_path / "fresh.py"
+    script.write_text(FRESH_PROCESS)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "fork True True"
+    for method, line in zip(("fork", "forkserver"), lines[1:], strict=True):
+        # The rows before the chunks in flight when row 1500's worker died were written; the error names the others.
+        written, rest = line.removeprefix(f"{method} ").split(" ", 1)
+        assert int(written) in (512, 1024, 1536) and int(written) <= 1500
+        assert rest == (
+            f"PromptkitError a worker process ended abruptly while rows {written}-1999 were being rendered (killed, out "
+            "of memory, or a crash in native code); render them with --workers 1 to see what happens there"
+        )

@@ -19,7 +19,7 @@ import signal
 import stat
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -77,30 +77,31 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(each, handler)
 
 
-def json_text() -> Callable[[Any], str]:
+class JsonText:
     """``json.dumps(value, ensure_ascii=False)``, the same text, from an encoder made once instead of once per call.
 
     ``json.dumps`` with any argument builds a ``JSONEncoder`` and then, per call, its C encoder: a third of the cost of
     encoding a small record.  Here the C encoder (``json.encoder.c_make_encoder``) is built once with the arguments
-    ``JSONEncoder(ensure_ascii=False)`` gives it; without the C accelerator, ``JSONEncoder.encode`` is reused.
+    ``JSONEncoder(ensure_ascii=False)`` gives it; without the C accelerator, ``JSONEncoder.encode`` is reused.  It
+    pickles as a new one (a worker started fresh builds its own).
 
-    >>> json_text()({"prompt": "é\\n", "ice_idx": [0, 1], "label": None}) == json.dumps({"prompt": "é\\n", "ice_idx": [0, 1], "label": None}, ensure_ascii=False)
+    >>> JsonText()({"prompt": "é\\n", "ice_idx": [0, 1], "label": None}) == json.dumps({"prompt": "é\\n", "ice_idx": [0, 1], "label": None}, ensure_ascii=False)
     True
     """
-    encoder = json.JSONEncoder(ensure_ascii=False)
-    make = getattr(json.encoder, "c_make_encoder", None)  # the C accelerator (not in typeshed; None without it)
-    if make is None:
-        return encoder.encode
-    # The arguments JSONEncoder.iterencode passes for a one-shot encode (markers: the circular-reference check).
-    chunks = make({}, encoder.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
-    join = "".join
 
-    def encode(value: Any) -> str:
-        if isinstance(value, str):  # JSONEncoder.encode's own path for a bare string
-            return encoder.encode(value)
-        return join(chunks(value, 0))
+    def __init__(self) -> None:
+        self._encoder = json.JSONEncoder(ensure_ascii=False)
+        make = getattr(json.encoder, "c_make_encoder", None)  # the C accelerator (not in typeshed; None without it)
+        # The arguments JSONEncoder.iterencode passes for a one-shot encode (markers: the circular-reference check).
+        self._chunks = None if make is None else make({}, self._encoder.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
 
-    return encode
+    def __call__(self, value: Any) -> str:
+        if self._chunks is None or isinstance(value, str):  # no accelerator, or JSONEncoder.encode's own path for a bare string
+            return self._encoder.encode(value)
+        return "".join(self._chunks(value, 0))
+
+    def __reduce__(self) -> tuple[type[JsonText], tuple[()]]:
+        return JsonText, ()
 
 
 class AtomicFile:

@@ -9,11 +9,12 @@ import logging
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext, redirect_stdout
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
-from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, json_text, stop_on_signals
+from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, JsonText, OutputError, ReaderGone, detach_stdout, stop_on_signals
 from promptkit.cli.examples import with_examples
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
@@ -108,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_positive,
         default=1,
         metavar="N",
-        help="render with N processes (forked; same output, in the same order); shots are picked once, in the parent (default 1)",
+        help="render with N processes (same output, in the same order); shots are picked once, in the parent (default 1)",
     )
     render.add_argument(
         "--tokens",
@@ -480,33 +481,43 @@ def _write_dataset(
         # those of every prompt (a renderer's request block is one).
         lines_writer = engine_format(args.as_format)
         for prompt in renderer.render(indices[0] if indices else 0):
-            _engine_line(args, writer, prompt)
-
-    text = json_text()
-
-    def encode(prompts: Sequence[RenderedPrompt]) -> str:
-        lines = []
-        for prompt in prompts:
-            if lines_writer is not None:
-                lines.append(text(_engine_line(args, lines_writer, prompt)) + "\n")
-                continue
-            record = prompt.to_record()
-            if args.spans:
-                record["spans"] = [span.dump() for span in renderer.spans(prompt, prompts)]
-            lines.append(text(record) + "\n")
-        return "".join(lines)
+            _engine_line(args.dataset_config, writer, prompt)
 
     # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).
+    encode = RecordLines(args.dataset_config, renderer if args.spans else None, lines_writer)
     for lines in render_parallel(renderer, args.workers, indices, encode):
         out.write(lines)
 
 
-def _engine_line(args: argparse.Namespace, writer: EngineFormat, prompt: RenderedPrompt) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RecordLines:
+    """A test row's prompts as ``promptkit render`` writes them: records (with their spans when ``spans_of``, the
+    renderer, is given) or the lines of an engine format. A value, not a closure: workers that start fresh unpickle it."""
+
+    config: str
+    spans_of: Renderer | None
+    engine: EngineFormat | None
+    text: JsonText = field(default_factory=JsonText)
+
+    def __call__(self, prompts: Sequence[RenderedPrompt]) -> str:
+        lines = []
+        for prompt in prompts:
+            if self.engine is not None:
+                lines.append(self.text(_engine_line(self.config, self.engine, prompt)) + "\n")
+                continue
+            record = prompt.to_record()
+            if self.spans_of is not None:
+                record["spans"] = [span.dump() for span in self.spans_of.spans(prompt, prompts)]
+            lines.append(self.text(record) + "\n")
+        return "".join(lines)
+
+
+def _engine_line(config: str, writer: EngineFormat, prompt: RenderedPrompt) -> dict[str, Any]:
     """``prompt``'s line for the engine of ``--as``; an error names where the prompt is from."""
     try:
         return writer.line(prompt)
     except PromptkitError as error:
-        raise error.add_context(config=args.dataset_config, dataset=prompt.dataset, model=prompt.model, row=prompt.index) from None
+        raise error.add_context(config=config, dataset=prompt.dataset, model=prompt.model, row=prompt.index) from None
 
 
 def _preview(args: argparse.Namespace) -> int:

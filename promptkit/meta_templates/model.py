@@ -22,14 +22,13 @@ from promptkit.controls import Controls
 from promptkit.errors import ConfigError
 from promptkit.messages import Message
 from promptkit.meta_templates._walk import RoleTable, generation_cut
+from promptkit.meta_templates.protocol import FinalInput
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 from promptkit.token_counters import build_tokenizer
 
 __all__ = ["FinalInput", "Model", "TokenCounter", "check_mode", "count_tokens"]
 
-#: A model's final input at the output edge: a completion string, or OpenAI-style message dicts.
-FinalInput = str | list[dict[str, Any]]
 TokenCounter = Callable[[str], int]
 
 _TOKEN_COUNTERS: dict[str, TokenCounter] = {

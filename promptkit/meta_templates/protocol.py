@@ -8,7 +8,7 @@ implement it; ``tests/test_protocols.py`` checks it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from promptkit.control_tokens import TokenGuard
@@ -16,8 +16,8 @@ from promptkit.promptlist import PromptList
 
 __all__ = ["FinalInput", "Model"]
 
-#: What a model receives: a completion string, or chat messages.
-FinalInput = str | Sequence[Any]
+#: What a model receives, at the output edge: a completion string, or OpenAI-style message dicts.
+FinalInput = str | list[dict[str, Any]]
 
 
 @runtime_checkable

@@ -21,6 +21,7 @@ compiled renderers against the plain walk.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -86,6 +87,16 @@ class PrefixCache(Generic[T]):
             self._recent = entry
             return entry[1]
         return None
+
+    def find(self, prefix: tuple[Item, ...], make: Callable[[tuple[Item, ...], str], T | None], mode: str) -> T | None:
+        """What is stored for ``prefix``, else ``make(prefix, mode)``, stored unless it is ``None`` (a prefix the
+        consumer cannot compile: it renders that prompt without the cache)."""
+        value = self.get(prefix)
+        if value is None:
+            value = make(prefix, mode)
+            if value is not None:
+                self.put(prefix, value)
+        return value
 
     def put(self, prefix: tuple[Item, ...], value: T) -> None:
         # The stored prefix holds its anchor, so no other object can take the anchor's id while the entry lives.

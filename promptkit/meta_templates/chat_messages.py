@@ -289,14 +289,9 @@ class CompiledMessages:
         roles = self._roles
         prefix: _Prefix | None = None
         if start:
-            prefix_items = items[:start]
-            cache = self._prefixes[mode]
-            prefix = cache.get(prefix_items)
+            prefix = self._prefixes[mode].find(items[:start], self._prefix, mode)
             if prefix is None:
-                prefix = self._prefix(prefix_items, mode)
-                if prefix is None:
-                    return self._messages(render_api_messages(prompt, roles, mode), None)
-                cache.put(prefix_items, prefix)
+                return self._messages(render_api_messages(prompt, roles, mode), None)
         plan = self._plans.get(items, turn, mode) if turn is not None else None
         if plan is not None and turn is not None and (prefix is None or not prefix.state.pending):
             return self._fill(plan, turn[2], prefix)

@@ -95,7 +95,7 @@ class CompiledCompletion:
     def __init__(self, roles: RoleTable, placeholders: Placeholders | None) -> None:
         self._roles = roles
         self._placeholders = placeholders
-        self._prefixes: dict[str, PrefixCache[tuple[str, tuple[Frozen, ...]] | None]] = {"gen": PrefixCache(), "ppl": PrefixCache()}
+        self._prefixes: dict[str, PrefixCache[tuple[str, tuple[Frozen, ...]]]] = {"gen": PrefixCache(), "ppl": PrefixCache()}
         self._plans = Plans(roles)
 
     def render(self, prompt: PromptList, mode: str, media: list[dict[str, Any]]) -> str:
@@ -104,14 +104,9 @@ class CompiledCompletion:
         start = turn[0] if turn is not None else split(items)
         roles = self._roles
         if start:
-            prefix_items = items[:start]
-            cache = self._prefixes[mode]
-            prefix = cache.get(prefix_items)
+            prefix = self._prefixes[mode].find(items[:start], self._prefix, mode)
             if prefix is None:
-                prefix = self._prefix(prefix_items, mode)
-                if prefix is None:
-                    return render_completion(prompt, roles, mode, self._placeholders, media)
-                cache.put(prefix_items, prefix)
+                return render_completion(prompt, roles, mode, self._placeholders, media)
             text, prefix_media = prefix
             if prefix_media:
                 media.extend(thaw(part) for part in prefix_media)

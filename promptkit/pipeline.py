@@ -280,17 +280,6 @@ class Renderer:
         #: The prompts' tools: a chat model's request fields (and, with no model, the record's), else written by a chat template.
         self._tools = dataset.tools
         self._tools_in_request = dataset.tools is not None and (model is None or self._final_model.kind == "chat")
-        # A model writing the tools into its own template renders them with the model config's controls only.
-        beyond_model = self._output is not None and (prefill or gen_prefix or self.controls != Controls.merge(getattr(model, "controls", None)))
-        if beyond_model and self._tools is not None and not self._tools_in_request and self._refusal is None:
-            self._refusal = self._where.attach(
-                ConfigError(
-                    "the dataset's tools are written by the model's chat template, which takes the model config's thinking "
-                    "and chat_template_kwargs only: prefill/gen_prefix and dataset- or run-level controls do not combine with "
-                    "them yet; set the controls in the model config, or drop them for this dataset",
-                    key="tools",
-                )
-            )
 
     @cached_property
     def _views(self) -> PromptViews:
@@ -948,8 +937,10 @@ class Renderer:
         return prompt, self._final_model.render(prompt, self.mode), None
 
     def _with_tools(self, prompt: Prompt, tools: list[dict[str, Any]]) -> FinalInput:
-        """The final input with the tools written into it by a chat template: the model's own, or, for a completion model,
-        the one of the model folder its ``path`` names (its meta template has no place for tools)."""
+        """The final input with the tools written into it by a chat template, under the controls: the model's own, or, for
+        a completion model, the one of the model folder its ``path`` names (its meta template has no place for tools)."""
+        if self._output is not None:
+            return self._output.render_tools(prompt, self._tool_template, tools)
         return self._tool_template.render_tools(prompt, self.mode, tools)
 
     @cached_property

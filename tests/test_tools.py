@@ -241,17 +241,33 @@ def test_bundled_bfcl_config_renders_tool_calls_and_tools_for_a_chat_model(capsy
     assert prompt_style[0]["prompt"][0]["role"] == "system" and '"calculate_triangle_area"' in prompt_style[0]["prompt"][0]["content"]
 
 
-def test_tools_written_by_a_chat_template_refuse_run_and_dataset_controls(tmp_path: Path):
-    """A chat template that writes the dataset's tools takes the model config's controls only: a run's kwargs are refused, not dropped."""
-    spec = load_datasets(_config(tmp_path, "dict(column='tools')"))[0]
-    qwen = load_models(ROOT / "configs" / "models" / "chat_template" / "qwen2_5_7b_instruct.py")[0]
-    renderer = Renderer(spec, qwen, controls=Controls(chat_template_kwargs={"reasoning_effort": "low"}))
-    with pytest.raises(ConfigError) as raised:
-        renderer.render(0)
-    assert str(raised.value).endswith(
-        "key 'tools': the dataset's tools are written by the model's chat template, which takes the model config's thinking and "
-        "chat_template_kwargs only: prefill/gen_prefix and dataset- or run-level controls do not combine with them yet; set "
-        "the controls in the model config, or drop them for this dataset"
-    )
-    templated = Renderer(spec, qwen).render(0)[0]  # the model config's own controls are fine
-    assert templated.prompt == qwen.render_tools(templated.intermediate, "gen", [WEATHER])
+def test_tools_written_by_a_chat_template_take_the_run_controls_and_the_answer_start(tmp_path: Path, trained_tokenizer):
+    """Dataset tools written by Qwen3's chat template, with a run's thinking switch (over the model config's) and a
+    gen_prefix: transformers' apply_chat_template text with tools=, enable_thinking= and the answer's start continued."""
+    transformers = pytest.importorskip("transformers")
+    qwen3 = load_models(ROOT / "configs" / "models" / "chat_template" / "qwen3_0_6b.py")[0]
+    assert isinstance(qwen3, ChatTemplateModel) and qwen3.controls.thinking is False
+    folder = trained_tokenizer(ROOT / "configs" / "models" / "hf" / "qwen3_0_6b", texts=["Weather in Oslo?"]).parent
+    reference = transformers.PreTrainedTokenizerFast.from_pretrained(str(folder))
+    config = _config(tmp_path, "dict(column='tools')")
+    plain = load_datasets(config)[0]
+    config.write_text(config.read_text(encoding="utf-8").replace("type='GenInferencer'", "type='GenInferencer', gen_prefix='The weather'"), encoding="utf-8")
+    prefixed = load_datasets(config)[0]
+    # The answer's start: after the generation prompt (off: Qwen3's empty think block), or continued in a last
+    # assistant message (which Qwen3's template gives a think block, whatever the switch).
+    for spec, thinking, ending in (
+        (plain, True, "<|im_start|>assistant\n"),
+        (plain, False, "<|im_start|>assistant\n<think>\n\n</think>\n\n"),
+        (prefixed, True, "<|im_start|>assistant\n<think>\n\n</think>\n\nThe weather"),
+    ):
+        prompt = Renderer(spec, qwen3, controls=Controls(thinking=thinking)).render(0)[0]
+        messages = qwen3.messages(prompt.intermediate, "gen")
+        if spec is prefixed:
+            expected = reference.apply_chat_template(
+                [*messages, {"role": "assistant", "content": "The weather"}], tools=[WEATHER], enable_thinking=thinking,
+                continue_final_message=True, tokenize=False,
+            )
+        else:
+            expected = reference.apply_chat_template(messages, tools=[WEATHER], enable_thinking=thinking, add_generation_prompt=True, tokenize=False)
+        assert prompt.prompt == expected
+        assert prompt.prompt.endswith(ending) and '"name": "get_weather"' in prompt.prompt

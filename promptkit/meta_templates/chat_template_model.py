@@ -188,8 +188,9 @@ class ChatTemplateModel(Model):
         self.documents = documents
         # Chosen, compiled and checked once, at load time: a bad name or kwarg fails here, not at the first row.
         self._bound = self.bound_with(self.controls)
-        #: The last tools :meth:`render_tools` bound the template with, and that binding (a dataset's tools recur row after row).
-        self._tools_bound: tuple[Sequence[Mapping[str, Any]], BoundChatTemplate] | None = None
+        #: The last tools and controls :meth:`render_tools` bound the template with, and that binding (a dataset's tools
+        #: recur row after row).
+        self._tools_bound: tuple[Sequence[Mapping[str, Any]], Controls, BoundChatTemplate] | None = None
         #: The ``system_role`` as configured, the policy applied (``auto`` resolved once, here) and the probe's finding.
         self.system_policy = self.probe_system_role() if system_role == "auto" else SystemRolePolicy(system_role, system_role)
         #: The policy applied to system messages (never ``'auto'``).
@@ -252,12 +253,21 @@ class ChatTemplateModel(Model):
         check_mode(mode)
         return self._apply(self.chat_messages(prompt, mode), self._bound, mode == "gen")
 
-    def render_tools(self, prompt: str | PromptList, mode: str, tools: Sequence[Mapping[str, Any]]) -> str:
-        """:meth:`render` with ``tools`` given to the chat template (``apply_chat_template(tools=...)``), instead of the config's."""
+    def render_tools(
+        self,
+        prompt: str | PromptList,
+        mode: str,
+        tools: Sequence[Mapping[str, Any]],
+        controls: Controls | None = None,
+        answer_start: str = "",
+    ) -> str:
+        """:meth:`render` with ``tools`` given to the chat template (``apply_chat_template(tools=...)``), instead of the
+        config's, under ``controls`` (default: the config's) and continuing ``answer_start`` (see :meth:`render_with`)."""
+        controls = self.controls if controls is None else controls
         cached = self._tools_bound
-        if cached is None or (cached[0] is not tools and cached[0] != tools):
-            cached = self._tools_bound = (tools, self.bound_with(self.controls, tools))
-        return self.render_with(prompt, mode, cached[1])
+        if cached is None or cached[1] != controls or (cached[0] is not tools and cached[0] != tools):
+            cached = self._tools_bound = (tools, controls, self.bound_with(controls, tools))
+        return self.render_with(prompt, mode, cached[2], answer_start)
 
     def render_with(self, prompt: str | PromptList, mode: str, bound: BoundChatTemplate, answer_start: str = "") -> str:
         """:meth:`render` through ``bound`` (see :meth:`bound_with`); a non-empty ``answer_start`` (gen mode) ends the

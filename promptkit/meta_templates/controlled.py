@@ -26,7 +26,7 @@ An empty answer start is ordinary generation.  ``thinking=True`` in ppl mode is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -54,6 +54,7 @@ class ControlledOutput:
     def __init__(self, model: Model, mode: str, controls: Controls, *, prefill: bool = False, gen_prefix: str | None = None) -> None:
         self.model = model
         self.mode = mode
+        self.controls = controls
         self.prefill = prefill and mode == "gen"
         self.gen_prefix = (gen_prefix or "") if mode == "gen" else ""
         name = f"model {model.abbr!r}"
@@ -118,6 +119,12 @@ class ControlledOutput:
             final = model.render(prompt, self.mode)
         assert isinstance(final, str)
         return final + start
+
+    def render_tools(self, prompt: str | PromptList, template: ChatTemplateModel, tools: Sequence[Mapping[str, Any]]) -> str:
+        """The final input with ``tools`` written by ``template`` (the model's chat template, or the one of a completion
+        model's folder) under the controls, continuing the answer's start as that template renders the prompt."""
+        kept = template.dropped_answer(prompt) if self.prefill else ""
+        return template.render_tools(prompt, self.mode, tools, self.controls, kept + self.gen_prefix)
 
     def request_for(self, final: FinalInput) -> dict[str, Any] | None:
         """What an API chat request for ``final`` carries besides the messages: ``chat_template_kwargs``, and the

@@ -97,7 +97,7 @@ def render_parallel(
         for prompts in renderer.prompts_by_row(indices):
             yield encode(prompts)
         return
-    chosen = method is None
+    automatic = method is None
     method = method or start_method()
     if method not in multiprocessing.get_all_start_methods():
         known = ", ".join(multiprocessing.get_all_start_methods())
@@ -113,7 +113,7 @@ def render_parallel(
     tasks: Iterator[_Chunk] = iter(_positions(total or 0, indices) if by_position else chunks)
     global _job
     job = (renderer, encode)
-    pickled = None if method == "fork" else _pickle(job, method, chosen)
+    pickled = None if method == "fork" else _pickle(job, method, automatic)
     pool = ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context(method), initializer=_start_worker, initargs=(pickled,)
     )
@@ -140,7 +140,7 @@ def render_parallel(
     renderer.report()
 
 
-def _pickle(job: tuple[Renderer, Encode], method: str, chosen: bool) -> bytes:
+def _pickle(job: tuple[Renderer, Encode], method: str, automatic: bool) -> bytes:
     """The renderer and encoder pickled once for every worker (cloudpickle: a config file's functions travel by
     value); an error says what did not pickle and why it had to."""
     import cloudpickle  # only workers that start fresh need it
@@ -148,7 +148,7 @@ def _pickle(job: tuple[Renderer, Encode], method: str, chosen: bool) -> bytes:
     try:
         return cloudpickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError) as error:
-        why = f"this process runs other threads, so the workers start fresh ({method})" if chosen else f"workers started by {method!r}"
+        why = f"this process runs other threads, so the workers start fresh ({method})" if automatic else f"workers started by {method!r}"
         raise ConfigError(
             f"{why} and need the renderer and encode to pickle, which they do not: {error}; render with one worker, "
             "or from a process with no other thread running",

@@ -92,7 +92,7 @@ from promptkit.retrievers import (
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.snapshots import check_snapshot, write_snapshot
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
-from promptkit.templates.bfcl_template import BFCLTemplate
+from promptkit.templates._bfcl_template import BFCLTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 from promptkit.testing import assert_prompts_match
 from promptkit.token_counters import HFTokenizer

@@ -127,7 +127,7 @@ class Dialogue:
 
 
 class BFCLDialogue(Dialogue):
-    """BFCL v3's turns (see the module docstring); the template is a :class:`~promptkit.templates.BFCLTemplate`."""
+    """BFCL v3's turns (see the module docstring); the template is a :class:`~promptkit.BFCLTemplate`."""
 
     __slots__ = ()
 

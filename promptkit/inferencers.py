@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from promptkit.errors import ConfigError, TemplateError
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
-from promptkit.templates.bfcl_template import BFCLTemplate
+from promptkit.templates._bfcl_template import BFCLTemplate
 
 if TYPE_CHECKING:
     from promptkit.data.reader import ReaderConfig
@@ -316,7 +316,7 @@ class LMMGenInferencer(GenInferencer):
 
 
 class BFCLV3FunctionCallInferencer(GenInferencer):
-    """AISBench's BFCL v3 inferencer: each row's ``question`` (:class:`~promptkit.templates.BFCLTemplate`), turn by turn.
+    """AISBench's BFCL v3 inferencer: each row's ``question`` (:class:`~promptkit.BFCLTemplate`), turn by turn.
 
     ``returns_tool_calls=True`` (the default here; AISBench reads it from the
     model config, default ``False``) is BFCL's function-calling style: the
@@ -362,7 +362,7 @@ class BFCLV3FunctionCallInferencer(GenInferencer):
         self.holdout_message = holdout_message
 
     def select_template(self, prompt_template: Template | None, ice_template: Template | None, reader: ReaderConfig) -> Template:
-        """A :class:`~promptkit.templates.BFCLTemplate` over ``question``, in this inferencer's style."""
+        """A :class:`~promptkit.BFCLTemplate` over ``question``, in this inferencer's style."""
         try:
             return BFCLTemplate(answer_column=reader.output_column or "ground_truth", system_prompt=self.system_prompt, holdout_message=self.holdout_message)
         except TemplateError as error:

@@ -27,6 +27,7 @@ from promptkit.config.overrides import Overrides
 from promptkit.controls import Controls
 from promptkit.conversation import Conversation, load_replies
 from promptkit.data import JsonlDataset, ReaderConfig, RowsDataset
+from promptkit.data.bfcl import BFCLDataset
 from promptkit.data.progress import Progress
 from promptkit.data.sources import RowReader, open_reader
 from promptkit.diff import DiffReport, RecordSet, diff_records, prompt_records, read_records, report_text
@@ -91,6 +92,7 @@ from promptkit.retrievers import (
 from promptkit.retrievers.embedded import EmbeddedShotsRetriever
 from promptkit.snapshots import check_snapshot, write_snapshot
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
+from promptkit.templates._bfcl_template import BFCLTemplate
 from promptkit.templates.messages_template import MessagesTemplate
 from promptkit.testing import assert_prompts_match
 from promptkit.token_counters import HFTokenizer
@@ -101,6 +103,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AdapterDataset",
+    "BFCLDataset",
+    "BFCLTemplate",
     "BFCLV3FunctionCallInferencer",
     "BM25Retriever",
     "BoundChatTemplate",

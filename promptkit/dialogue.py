@@ -10,6 +10,11 @@ one) renders one turn of a row; a :class:`Dialogue` decides the turns:
   truth (what a plain ``GenInferencer`` sends; only ``MultiTurnGenInferencer``
   records the turn's number).
 
+:class:`BFCLDialogue` is BFCL's (``BFCLV3FunctionCallInferencer``): a
+multi-turn entry in ``every`` mode, its turns numbered, and any other row's one
+prompt (no replies needed, no turn number); each turn's row may differ
+(functions held out until a turn, :meth:`Dialogue.row_at`).
+
 :class:`~promptkit.Renderer` builds one per dataset (:func:`dialogue_for`) and
 renders the turns it names; :class:`~promptkit.Conversation` drives them one
 reply at a time.
@@ -20,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from promptkit.data.bfcl import is_multi_turn
 from promptkit.errors import ConfigError
-from promptkit.inferencers import Inferencer, MultiTurnGenInferencer
+from promptkit.inferencers import BFCLV3FunctionCallInferencer, Inferencer, MultiTurnGenInferencer
 from promptkit.promptlist import PromptList
 from promptkit.templates.prompt_template import Prompt
 
-__all__ = ["Dialogue", "DialogueTemplate", "Turns", "dialogue_for"]
+__all__ = ["BFCLDialogue", "Dialogue", "DialogueTemplate", "Turns", "dialogue_for"]
 
 Row = Mapping[str, Any]
 #: Turns of one row to render, and the history they show: the model's replies, or ``None`` for the ground truth.
@@ -53,6 +59,8 @@ def dialogue_for(template: object, inferencer: Inferencer) -> Dialogue | None:
         if isinstance(inferencer, MultiTurnGenInferencer):
             raise ConfigError("MultiTurnGenInferencer needs a MultiTurnPromptTemplate as prompt_template", key="infer_cfg.prompt_template")
         return None
+    if isinstance(inferencer, BFCLV3FunctionCallInferencer):
+        return BFCLDialogue(template)
     if inferencer.mode != "gen":
         raise ConfigError("a MultiTurnPromptTemplate renders for generation: use MultiTurnGenInferencer", key="infer_cfg.inferencer")
     if isinstance(inferencer, MultiTurnGenInferencer):
@@ -94,6 +102,18 @@ class Dialogue:
         # The reply to the last turn (a finished run's output has it) feeds no prompt.
         return range(min(len(given) + 1, count)), given
 
+    def numbered_for(self, row: Row) -> bool:
+        """Whether ``row``'s prompts record their turn."""
+        return self.numbered
+
+    def row_at(self, row: Row, turn: int) -> Row:
+        """The row as ``turn`` renders it (and its request fields, such as tools, come from it)."""
+        return row
+
+    def gold_at(self, row: Row, gold: Any, turn: int) -> Any:
+        """The answer ``turn`` is scored against: that turn's element of a list, else the whole answer."""
+        return gold[turn] if isinstance(gold, (list, tuple)) and turn < len(gold) else gold
+
     def turn(self, turn: int, replies: Sequence[str]) -> Turns | None:
         """The one turn a conversation asks for, after ``replies``; ``None`` in ``last`` mode (the row's one prompt)."""
         if self.infer_mode == "last":
@@ -104,3 +124,28 @@ class Dialogue:
 
     def __repr__(self) -> str:
         return f"Dialogue(infer_mode={self.infer_mode!r})"
+
+
+class BFCLDialogue(Dialogue):
+    """BFCL v3's turns (see the module docstring); the template is a :class:`~promptkit.BFCLTemplate`."""
+
+    __slots__ = ()
+
+    def __init__(self, template: DialogueTemplate) -> None:
+        super().__init__(template, "every", numbered=True)
+
+    def turns(self, index: int, count: int, replies: Mapping[int, Sequence[str]] | None) -> Turns:
+        if count == 1:  # a single-turn row, or a one-turn entry: its first turn, after no reply
+            return (0,), ()
+        return super().turns(index, count, replies)
+
+    def numbered_for(self, row: Row) -> bool:
+        return is_multi_turn(row.get("id"))
+
+    def gold_at(self, row: Row, gold: Any, turn: int) -> Any:
+        # A single-turn row's answer is its list of calls, whole.
+        return super().gold_at(row, gold, turn) if is_multi_turn(row.get("id")) else gold
+
+    def row_at(self, row: Row, turn: int) -> Row:
+        row_at = getattr(self.template, "row_at", None)
+        return row_at(row, turn) if row_at is not None else row

@@ -7,8 +7,8 @@ What each sends, in order, for each test row:
 
 * :class:`GenInferencer`, :class:`SCInferencer` (the prompt sampled ``sc_size``
   times), AISBench's :class:`LMMGenInferencer` — one prompt;
-* AISBench's :class:`BFCLV3FunctionCallInferencer` — one prompt: the first turn
-  of the row's BFCL ``question``;
+* AISBench's :class:`BFCLV3FunctionCallInferencer` — one prompt per row, the
+  first turn of its BFCL ``question``; one per turn of a multi-turn entry;
 * :class:`PPLInferencer`, :class:`LLInferencer` (with the row's continuation
   ``cont``) — one prompt per candidate label;
 * :class:`CLPInferencer` — one prompt, scored on the first test row's ``choices``;
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from promptkit.errors import ConfigError, TemplateError
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
-from promptkit.templates.messages_template import MessagesTemplate
+from promptkit.templates._bfcl_template import BFCLTemplate
 
 if TYPE_CHECKING:
     from promptkit.data.reader import ReaderConfig
@@ -316,16 +316,57 @@ class LMMGenInferencer(GenInferencer):
 
 
 class BFCLV3FunctionCallInferencer(GenInferencer):
-    """AISBench's BFCL v3 inferencer, single-turn categories: the prompt is the first turn of the row's ``question``.
+    """AISBench's BFCL v3 inferencer: each row's ``question`` (:class:`~promptkit.BFCLTemplate`), turn by turn.
 
-    As in AISBench, the config's prompt_template is not read (its configs give
-    ``template='{question}'``); the row's functions reach the model through the
+    ``returns_tool_calls=True`` (the default here; AISBench reads it from the
+    model config, default ``False``) is BFCL's function-calling style: the
+    messages as they are, the row's functions sent as tools through the
     dataset's ``tools=dict(column='function', style='bfcl_fc')``.
+    ``returns_tool_calls=False`` is its prompt style: the functions written
+    into ``system_prompt`` (``{functions}``), no tools.  promptkit ships none
+    of BFCL's texts: give bfcl-eval's ``DEFAULT_SYSTEM_PROMPT`` as
+    ``system_prompt`` and its ``DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC``
+    as ``holdout_message`` (the user message of a multi-turn entry's turn whose
+    functions were held out).  A multi-turn entry renders one prompt per turn
+    after the model's replies (``--replies``): see docs/configs.md#tools.  As in
+    AISBench, the config's prompt_template is not read (its configs give
+    ``template='{question}'``).
     """
 
+    def __init__(
+        self,
+        returns_tool_calls: bool = True,
+        system_prompt: str | None = None,
+        holdout_message: str | None = None,
+        gen_field_replace_token: str = "",
+        max_seq_len: int | None = None,
+        **runtime: Any,
+    ) -> None:
+        super().__init__(gen_field_replace_token, max_seq_len, **runtime)
+        if not isinstance(returns_tool_calls, bool):
+            raise ConfigError(f"returns_tool_calls must be True or False (got {returns_tool_calls!r})", key="returns_tool_calls")
+        if returns_tool_calls and system_prompt is not None:
+            raise ConfigError(
+                "system_prompt is BFCL's prompt style, which sends the functions in the system message instead of as tools: "
+                "set returns_tool_calls=False with it, or drop it",
+                key="system_prompt",
+            )
+        if not returns_tool_calls and system_prompt is None:
+            raise ConfigError(
+                "returns_tool_calls=False is BFCL's prompt style, which writes the functions into a system prompt: give "
+                "system_prompt='...{functions}...' (bfcl-eval's DEFAULT_SYSTEM_PROMPT; promptkit ships none of BFCL's texts)",
+                key="system_prompt",
+            )
+        self.returns_tool_calls = returns_tool_calls
+        self.system_prompt = system_prompt
+        self.holdout_message = holdout_message
+
     def select_template(self, prompt_template: Template | None, ice_template: Template | None, reader: ReaderConfig) -> Template:
-        """A :class:`~promptkit.templates.messages_template.MessagesTemplate` over turn 0 of ``question``."""
-        return MessagesTemplate(column="question", answer_column=reader.output_column or "ground_truth", list_options=False, turn=0)
+        """A :class:`~promptkit.BFCLTemplate` over ``question``, in this inferencer's style."""
+        try:
+            return BFCLTemplate(answer_column=reader.output_column or "ground_truth", system_prompt=self.system_prompt, holdout_message=self.holdout_message)
+        except TemplateError as error:
+            raise ConfigError(error.message, key=error.context.get("key")) from None
 
 
 class ChatRows:

@@ -622,12 +622,15 @@ class Renderer:
                     hits += reply_hits
                 out: list[RenderedPrompt] = []
                 for number in numbers:
-                    rendered, shots, over = self._fit(row, list(ice_idx), None, (number, replies))
-                    turn = number if dialogue.numbered else None
+                    # A turn's row may differ from the row (BFCL's held-out functions), and with it the turn's tools.
+                    turn_row = dialogue.row_at(row, number)
+                    request, blocks = self._request(turn_row)
+                    rendered, shots, over = self._fit(turn_row, list(ice_idx), None, (number, replies))
+                    turn = number if dialogue.numbered_for(row) else None
                     ident = f"{base}/turn{number}" if turn is not None else base
-                    answer = gold[number] if isinstance(gold, (list, tuple)) and number < len(gold) else gold
+                    answer = dialogue.gold_at(row, gold, number)
                     out.append(
-                        self._prompt(index, "gen", rendered, shots, None, turn, None, len(shots) < len(ice_idx), over, ident, answer, source, self._blocks)
+                        self._prompt(index, "gen", rendered, shots, None, turn, request, len(shots) < len(ice_idx), over, ident, answer, source, blocks)
                     )
                     if guard is not None:
                         self._check_tokens(out[-1:], hits)  # turn by turn: a refused turn is reported before the next renders

@@ -31,6 +31,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "SlidingWindowRetriever": dict(k=1),
     "MDLRetriever": dict(ice_template=dict(type="PromptTemplate", template="{q}"), scorer=lambda context, prompts: [0.0] * len(prompts)),
     "JsonlDataset": dict(path="rows.jsonl"),
+    "BFCLDataset": dict(path="rows.jsonl"),
     "StandardSampleDataset": dict(path="rows.jsonl"),
     "TaskSpecDataset": dict(path="rows.jsonl"),
     "XpertFormatDataset": dict(path="rows.jsonl"),

@@ -12,9 +12,12 @@ type names) as OpenAI tools: each becomes ``{"type": "function",
 ``style='bfcl_fc'`` is what BFCL v3's function-calling handler (and so
 AISBench's ``BFCLV3FunctionCallInferencer``) sends for its Python categories:
 on top of that, ``.`` in a name becomes ``_``, the description gains BFCL's
-" Note that the provided function is in Python 3 syntax.", a ``float``
-parameter gains ``"format": "float"`` and " This is a float type value." in
-its description, and a parameter without a known type is a ``string``.
+language hint (" Note that the provided function is in Python 3 syntax.", or
+Java's or JavaScript's for those categories, whose parameters become strings:
+:func:`promptkit.data.bfcl.language_docs`, the category read from the row's
+``id``), a ``float`` parameter gains ``"format": "float"`` and " This is a
+float type value." in its description, and a parameter without a known type
+is a ``string``.
 
 Where they go depends on the model: a chat model's records carry ``tools``
 and ``tool_choice`` next to the messages (the request fields); a chat-template
@@ -34,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from promptkit.data.bfcl import category_of, language_docs
 from promptkit.errors import ConfigError, DatasetError, check_keys
 
 __all__ = ["TOOL_STYLES", "Tools"]
@@ -50,8 +54,7 @@ _BFCL_FC_TYPES = {
     "byte": "integer", "short": "integer", "long": "integer", "Bigint": "integer", "double": "number", "char": "string", "String": "string", "Any": "string",
     "ArrayList": "array", "Array": "array", "Queue": "array", "Stack": "array", "HashMap": "object", "Hashtable": "object",
 }
-#: What BFCL appends to a function's description, and to a float parameter's (its Python categories).
-_BFCL_PYTHON_HINT = " Note that the provided function is in Python 3 syntax."
+#: What BFCL appends to a float parameter's description.
 _BFCL_FLOAT_NOTE = " This is a float type value."
 
 
@@ -106,6 +109,8 @@ class Tools:
             choice = row[self.choice_column]
         out: dict[str, Any] = {}
         if tools is not None:
+            if self.style == "bfcl_fc":
+                tools = language_docs(tools, category_of(row.get("id")))
             convert = {"bfcl": _bfcl_tool, "bfcl_fc": _bfcl_fc_tool}.get(self.style, dict)
             out["tools"] = [convert(tool) for tool in tools]
         if choice is not None:
@@ -138,8 +143,6 @@ def _bfcl_fc_tool(function: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in function.items():
         if key == "name":
             value = str(value).replace(".", "_")
-        elif key == "description":
-            value = f"{value}{_BFCL_PYTHON_HINT}"
         elif key == "parameters" and isinstance(value, Mapping):
             value = {**value, "type": "object", "properties": _fc_properties(value.get("properties", {}))}
         out[key] = value

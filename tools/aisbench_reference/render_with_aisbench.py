@@ -74,6 +74,9 @@ COMPLETION_MODELS = {
 # The model name sent in the request body; given so AISBench does not ask a
 # server for it (``_get_service_model_path``).
 SERVED_MODEL = 'aisbench-reference'
+# promptkit's BFCLV3FunctionCallInferencer keys that are not AISBench's inferencer arguments.
+BFCL_PROMPTKIT_KEYS = ('type', 'returns_tool_calls', 'system_prompt', 'holdout_message')
+BFCL_TEXTS = None  # a BFCLTexts, made on first use
 
 
 class HarnessError(Exception):
@@ -162,6 +165,7 @@ def build_dataset(ds_cfg: dict, base_dir: str, bfcl_dir: str | None = None) -> B
     if not isinstance(path, str):
         raise HarnessError(f'dataset path must be a JSONL file name, got {path!r}')
     if bfcl_dir is not None:
+        use_class_docs(ds_cfg.get('class_docs'), base_dir)
         return build_bfcl_dataset(ds_cfg, os.path.join(base_dir, path), bfcl_dir)
     return ReferenceJsonlDataset(reader_cfg=dict(ds_cfg.get('reader_cfg', {})),
                                  abbr=ds_cfg.get('abbr', 'dataset'),
@@ -187,11 +191,64 @@ def build_bfcl_dataset(ds_cfg: dict, path: str, bfcl_dir: str) -> BaseDataset:
     category = categories.pop()
     os.makedirs(os.path.join(bfcl_dir, 'possible_answer'), exist_ok=True)
     for name, keep in ((f'BFCL_v3_{category}.json', lambda row: {k: v for k, v in row.items() if k != 'ground_truth'}),
-                       (f'possible_answer/BFCL_v3_{category}.json', lambda row: {'id': row['id'], 'ground_truth': row['ground_truth']})):
+                       (f'possible_answer/BFCL_v3_{category}.json', lambda row: {'id': row['id'], 'ground_truth': row.get('ground_truth')})):
         with open(os.path.join(bfcl_dir, name), 'w', encoding='utf-8') as handle:
             handle.writelines(json.dumps(keep(row), ensure_ascii=False) + '\n' for row in rows)
     return BFCLDataset(reader_cfg=dict(ds_cfg.get('reader_cfg', {})), abbr=ds_cfg.get('abbr', 'dataset'),
                        path=bfcl_dir, category=category)
+
+
+def use_class_docs(class_docs: dict | None, base_dir: str) -> None:
+    """Point bfcl-eval's multi-turn loader at the config's own function documents.
+
+    *Harness*: a BFCL multi-turn entry names its ``involved_classes``, and
+    bfcl-eval's ``process_multi_turn_test_case`` (called by AISBench's
+    ``BFCLDataset.load``) reads each class's function documents (JSON Lines)
+    from the files it ships (``MULTI_TURN_FUNC_DOC_PATH`` /
+    ``MULTI_TURN_FUNC_DOC_FILE_MAPPING``).  The parity rows use classes of their
+    own, so those two names are set to the folder of the config and to its
+    ``class_docs`` (class name -> file, relative to that folder): the same
+    key promptkit's ``BFCLDataset`` reads.  Nothing else of the loader changes.
+    """
+    import pathlib
+
+    import bfcl_eval._llm_response_generation as generation
+    generation.MULTI_TURN_FUNC_DOC_PATH = pathlib.Path(base_dir)
+    generation.MULTI_TURN_FUNC_DOC_FILE_MAPPING = dict(class_docs or {})
+
+
+class BFCLTexts:
+    """bfcl-eval's prompt-style system prompt and held-out-function messages, set from a promptkit config.
+
+    *Harness*: BFCL's prompt style writes the functions into bfcl-eval's
+    ``DEFAULT_SYSTEM_PROMPT`` (``{functions}``), and a multi-turn entry's turn
+    whose functions were held out is bfcl-eval's
+    ``DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC`` (function calling) or
+    ``DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_PROMPTING`` (prompt style:
+    ``"{functions}\\n"`` + the former, as bfcl-eval defines it).  promptkit
+    ships none of these texts: its inferencer takes them as ``system_prompt``
+    and ``holdout_message``.  The parity configs give texts of their own, and
+    this class puts them where AISBench's code reads bfcl-eval's (the
+    ``model_handler.utils`` global and the names AISBench's inferencer module
+    imported), so the request shows where each text lands.  Without those keys
+    bfcl-eval's own texts are used.
+    """
+
+    def __init__(self) -> None:
+        import bfcl_eval.model_handler.utils as utils
+        from ais_bench.benchmark.openicl.icl_inferencer import icl_bfcl_v3_inferencer as inferencer_module
+        self.utils = utils
+        self.module = inferencer_module
+        self.system = utils.DEFAULT_SYSTEM_PROMPT
+        self.fc = inferencer_module.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC
+        self.prompting = inferencer_module.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_PROMPTING
+
+    def use(self, inferencer_cfg: dict) -> None:
+        self.utils.DEFAULT_SYSTEM_PROMPT = inferencer_cfg.get('system_prompt', self.system)
+        message = inferencer_cfg.get('holdout_message')
+        self.module.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC = self.fc if message is None else message
+        self.module.DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_PROMPTING = (
+            self.prompting if message is None else '{functions}\n' + message)
 
 
 # --------------------------------------------------------------------------
@@ -234,10 +291,15 @@ class ScriptedServer:
         self.row = -1  # set by render_pair before each do_request
         self.requests: list[dict] = []
         self.missing: list[tuple[int, int]] = []
+        self.count_turns = False  # set by render_pair for BFCL's multi-turn rows
         model.text_infer = self.text_infer
 
     async def text_infer(self, request_body: dict, output) -> None:
         turn = output.turn_id
+        if self.count_turns:
+            # BFCL's multi-turn loop sets no turn_id: with replies that call no function (the harness's
+            # rule), each turn is one request, so the turn is the number of the row's earlier requests.
+            turn = sum(1 for r in self.requests if r['index'] == self.row)
         # Chat: the messages with 'role' first for readability (key order carries no meaning).
         prompt = ([{'role': m['role'], **m} for m in request_body['messages']]
                   if self.kind == 'chat' else request_body['prompt'])
@@ -297,6 +359,8 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
     inferencer_cfg = _with_short_type(infer_cfg['inferencer'])
     multi_turn = inferencer_cfg['type'] == 'MultiTurnGenInferencer'
     bfcl = inferencer_cfg['type'] == 'BFCLV3FunctionCallInferencer'
+    if bfcl and replies is None:
+        replies = {}  # BFCL's multi-turn rows need --replies; single-turn rows read none
     if multi_turn and inferencer_cfg.get('infer_mode', 'every') == 'every' and replies is None:
         raise HarnessError(f'{ds_cfg.get("abbr")}: infer_mode every needs --replies')
 
@@ -316,9 +380,16 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
             # AISBench registers this class in MODELS, not ICL_INFERENCERS (its own configs pass
             # the class itself), so it is built directly; returns_tool_calls=True selects its
             # function-calling path, the one whose requests carry the tools.
+            # promptkit reads the style from its inferencer (returns_tool_calls, default True) and the
+            # texts of BFCL's prompt style from it too; AISBench reads returns_tool_calls from the model
+            # config and takes the texts from bfcl-eval, so those keys go to the model or nowhere.
+            returns_tool_calls = inferencer_cfg.get('returns_tool_calls', True)
+            global BFCL_TEXTS
+            BFCL_TEXTS = BFCL_TEXTS or BFCLTexts()
+            BFCL_TEXTS.use(inferencer_cfg)
             inferencer = BFCLV3FunctionCallInferencer(
-                **{k: v for k, v in inferencer_cfg.items() if k != 'type'},
-                model_cfg={**model.model_cfg, 'returns_tool_calls': True}, output_json_filepath=out_dir)
+                **{k: v for k, v in inferencer_cfg.items() if k not in BFCL_PROMPTKIT_KEYS},
+                model_cfg={**model.model_cfg, 'returns_tool_calls': returns_tool_calls}, output_json_filepath=out_dir)
         else:
             inferencer = ICL_INFERENCERS.build({
                 **inferencer_cfg, 'model_cfg': model.model_cfg, 'output_json_filepath': out_dir})
@@ -326,8 +397,12 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
             install_no_meta_parser(inferencer.model)
         server = ScriptedServer(inferencer.model, 'completion' if model.kind == 'completion' else 'chat', replies)
         shots = [list(ids) for ids in retriever.retrieve()]
+        multi_turn_rows = set()
         for data in inferencer.get_data_list(retriever):
             server.row = data['index']
+            server.count_turns = bfcl and 'multi_turn' in data['data_name']
+            if server.count_turns:
+                multi_turn_rows.add(data['index'])
             await inferencer.do_request(data, None, session=NoSession())
     requested = {(r['index'], r['turn']) for r in server.requests}
     needed = [(row, turn) for row, turn in server.missing if (row, turn + 1) in requested]
@@ -338,7 +413,7 @@ async def render_pair(ds_cfg: dict, base_dir: str, model: ModelSpec,
     records = []
     for request in server.requests:
         record = {**head, 'index': request['index'], 'mode': 'gen'}
-        if multi_turn:
+        if multi_turn or (bfcl and request['index'] in multi_turn_rows):
             record['turn'] = request['turn']
         record['prompt'] = request['prompt']
         if 'tools' in request:

@@ -282,6 +282,8 @@ class Lint:
         templates = [self.dataset.prompt_template, self.dataset.ice_template]
         if not all(t is None or isinstance(t, PromptTemplate) for t in templates):
             return  # a messages or raw template reads its columns in its own way
+        if not any(self.renderer.template is t for t in templates):
+            return  # the inferencer renders with a template of its own (BFCL's), which reads the columns it needs
         used = {name for text in self.texts for name in text.names}
         if any(isinstance(t, MMPromptTemplate) for t in templates):
             used.add(CONTENT_COLUMN)

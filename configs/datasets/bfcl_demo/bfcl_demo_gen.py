@@ -9,8 +9,8 @@
 #   model folder its path= names.
 # * a conversation part-way through a tool call (row multi_turn_0, the first): the assistant's `tool_calls` and the
 #   `tool` message with the result reach the model as such; the model answers the tool's result.
-# * the prompt style (AISBench's BFCLV3PromptInferencer, for models that return calls as text): the
-#   functions written into the system message instead.
+# * a prompt style written by hand (for models that return calls as text): the functions written into the
+#   system message instead. BFCL's own prompt style and multi-turn entries: ../bfcl_v3_demo/.
 from promptkit import GenInferencer, JsonlDataset, MessagesTemplate, RawPromptTemplate, ZeroRetriever
 
 _reader_cfg = dict(input_columns=['id', 'question', 'function'], output_column='ground_truth')

@@ -265,7 +265,7 @@ class ChatTemplateModel(Model):
         config's, under ``controls`` (default: the config's) and continuing ``answer_start`` (see :meth:`render_with`)."""
         controls = self.controls if controls is None else controls
         cached = self._tools_bound
-        if cached is None or cached[1] != controls or (cached[0] is not tools and cached[0] != tools):
+        if cached is None or (cached[1] is not controls and cached[1] != controls) or (cached[0] is not tools and cached[0] != tools):
             cached = self._tools_bound = (tools, controls, self.bound_with(controls, tools))
         return self.render_with(prompt, mode, cached[2], answer_start)
 

@@ -7,7 +7,7 @@ records, byte for byte (bench_render.py checks that), with the workload's
 prompt spelled out as f-strings: no config, no templates, no meta template,
 one core.  What promptkit costs beyond this is the price of being general.
 
-The records' hashes (promptkit.fingerprints) are computed here too: the
+The records' hashes (promptkit.records.fingerprints) are computed here too: the
 template and meta-template hashes once, from the workload's config dicts
 (benchmarks/workloads.py), the row and final-input hashes per record.
 """

@@ -20,7 +20,9 @@ call site has to repeat it.
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "PromptkitError",
     "RetrieverError",
     "TemplateError",
+    "require",
 ]
 
 # The order in which context is printed: from the outermost to the innermost.
@@ -109,3 +112,14 @@ def check_keys(cfg: Mapping[str, Any], known: Sequence[str], where: str, error: 
             raise (error or ConfigError)(
                 f"unknown key {key!r} in {where}{did_you_mean(key, known)}; it takes {list(known)}", key=f"{key_prefix}{key}"
             )
+
+
+def require(module: str, extra: str, needed_by: str) -> ModuleType:
+    """Import the optional ``module``, or raise an error naming ``needed_by`` and ``pip install 'promptkit[extra]'``."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"{needed_by} needs the optional package {module!r}, which is not installed; install it with "
+            f"pip install 'promptkit[{extra}]'"
+        ) from error

@@ -33,9 +33,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, overload
 
-from promptkit._placeholders import compile_text
 from promptkit.errors import TemplateError, did_you_mean
 from promptkit.parts import Frozen, Part, thaw
+from promptkit.text.placeholders import compile_text
 
 __all__ = ["ROLE_ITEM_KEYS", "Item", "Marker", "PromptList", "RoleItem", "check_role_item"]
 

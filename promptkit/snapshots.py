@@ -30,7 +30,7 @@ from typing import Any
 from promptkit.diff import DiffReport, RecordSet, config_records, diff_records
 from promptkit.diff.records import Record
 from promptkit.errors import ConfigError
-from promptkit.pipeline import RenderedPrompt
+from promptkit.records.record import RECORD_KEYS
 
 __all__ = ["MANIFEST", "SNAPSHOT_FORMAT", "Snapshot", "check_snapshot", "record_keys", "write_snapshot"]
 
@@ -43,7 +43,7 @@ _NO_MODEL = "no-model"
 
 def record_keys() -> list[str]:
     """The keys every record of this promptkit carries (those of the plainest prompt), in record order."""
-    return list(RenderedPrompt("", None, 0, "gen", "", []).to_record())
+    return list(RECORD_KEYS)
 
 
 class Snapshot:

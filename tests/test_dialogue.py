@@ -13,7 +13,7 @@ from promptkit import (
     PromptTemplate,
     TemplateError,
 )
-from promptkit.dialogue import Dialogue, DialogueTemplate, dialogue_for
+from promptkit.plan.dialogue import Dialogue, DialogueTemplate, dialogue_for
 
 CHAT = dict(round=[dict(role="HUMAN", prompt="{q}"), dict(role="BOT", prompt="{a}")])
 ROWS = [{"q": ["q1", "q2", "q3"], "a": ["a1", "a2", "a3"]}, {"q": ["p1", "p2"], "a": ["b1", "b2"]}]

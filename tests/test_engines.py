@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
 
 from promptkit import ConfigError
 from promptkit.cli.main import main
-from promptkit.engines import OpenAIBatch, VLLMRequests
+from promptkit.records.engines import OpenAIBatch, VLLMRequests
 
 VLLM = json.loads((Path(__file__).parent / "vllm_fields" / "vllm-0.33.0.json").read_text(encoding="utf-8"))
 ROWS = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(3)]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from promptkit import ConfigError, Renderer, build_dataset, build_model
 from promptkit.meta_templates import count_tokens
-from promptkit.token_counters import HFTokenizer
+from promptkit.tokens.counters import HFTokenizer
 
 tokenizers = pytest.importorskip("tokenizers")
 

@@ -145,16 +145,16 @@ def test_the_checker_sees_every_kind_of_import():
     """Imports in functions, under TYPE_CHECKING, relative ones and `from promptkit import <module>` are all found."""
     source = (
         "from typing import TYPE_CHECKING\n"
-        "import promptkit.shots\n"
+        "import promptkit.templates.shots\n"
         "from promptkit import models\n"
         "from ..templates import PromptTemplate\n"
         "if TYPE_CHECKING:\n"
-        "    from promptkit.pipeline import Renderer\n"
+        "    from promptkit.render.renderer import Renderer\n"
         "def f():\n"
-        "    from promptkit.fitting import prompt_text\n"
+        "    from promptkit.plan.fitting import prompt_text\n"
     )
     found = [target for _, target in imported(source, "promptkit.data.reader", False)]
-    assert found == ["promptkit.shots", "promptkit.models", "promptkit.templates", "promptkit.pipeline", "promptkit.fitting"]
+    assert found == ["promptkit.templates.shots", "promptkit.models", "promptkit.templates", "promptkit.render.renderer", "promptkit.plan.fitting"]
 
 
 def test_a_cycle_is_found_round_a_loop():

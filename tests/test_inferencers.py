@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from promptkit import ConfigError, PromptkitError, TemplateError, build_dataset
-from promptkit.config.registry import OUT_OF_SCOPE, REGISTRY, resolve_type
-from promptkit.inferencers import ChatInferencer, ChatRows, CLPInferencer, SCInferencer
+from promptkit.frontends.opencompass.registry import OUT_OF_SCOPE, REGISTRY, resolve_type
+from promptkit.plan.inferencers import ChatInferencer, ChatRows, CLPInferencer, SCInferencer
 
 ZERO = dict(type="ZeroRetriever")
 STRING = dict(type="PromptTemplate", template="Q: {question}\nA: {answer}")

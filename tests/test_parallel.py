@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import promptkit.parallel as parallel
+import promptkit.render.parallel as parallel
 from promptkit import (
     ConfigError,
     DatasetSpec,
@@ -30,7 +30,7 @@ from promptkit import (
     render_parallel,
 )
 from promptkit.cli.main import main
-from promptkit.parallel import json_lines
+from promptkit.render.parallel import json_lines
 
 ROOT = Path(__file__).parents[1]
 # TopK embeds its pool for each renderer built (seconds); the shots it picks reach the workers as every retriever's do.
@@ -214,7 +214,7 @@ def test_an_unknown_start_method_is_a_config_error() -> None:
 FRESH_PROCESS = """
 import os, sys
 from promptkit import Renderer, RowsDataset, build_dataset, render_parallel
-from promptkit.parallel import json_lines, start_method
+from promptkit.render.parallel import json_lines, start_method
 
 rows = [{"question": f"q{i}", "answer": "A"} for i in range(2000)]
 spec = build_dataset(dict(abbr="qa", type="RowsDataset", rows=rows, reader_cfg=dict(input_columns=["question"], output_column="answer"),

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from promptkit import (
     AdapterDataset,
     ConfigError,
-    Controls,
     JsonlDataset,
     PPLInferencer,
     PromptTemplate,
@@ -23,8 +21,8 @@ from promptkit import (
     build_dataset,
     build_model,
 )
-from promptkit import pipeline as pipeline_module
 from promptkit.data.hooks import CalibratedDataset, RequestFieldsDataset
+from promptkit.render import renderer as pipeline_module
 
 ROWS = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(3)]
 POOL = [{"question": f"s{i}", "answer": f"b{i}"} for i in range(4)]
@@ -350,99 +348,9 @@ def test_format_datasets_implement_the_hooks_and_plain_loaders_do_not():
 
 
 def test_the_pipeline_reaches_datasets_only_through_their_hooks():
-    """promptkit.pipeline imports no dataset format (calibration and request fields are the datasets' hooks)."""
+    """promptkit.render.renderer imports no dataset format (calibration and request fields are the datasets' hooks)."""
     tree = ast.parse(Path(pipeline_module.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert not {module for module in imported if module.startswith("promptkit.formats")}
 
 
-def _records(renderer: Renderer, rows: int) -> list[object]:
-    """Each row's records and intermediates, or the error a row raised (message and context)."""
-    out: list[object] = []
-    for index in range(min(rows, len(renderer))):
-        try:
-            out.append([(p.to_record(), repr(p.intermediate)) for p in renderer.render(index)])
-        except Exception as error:  # noqa: BLE001  # the error is what is compared
-            out.append(repr(error))
-    return out
-
-
-CONFIGS = Path(__file__).parents[1] / "configs"
-
-
-def _straight_and_general(spec: Any, model: Any, **kwargs: Any) -> tuple[Renderer, Renderer]:
-    """Two renderers of ``spec`` × ``model``: one as built, one whose straight per-row path is switched off."""
-    general = Renderer(spec, model, **kwargs)
-    general.__dict__["_straight"] = None  # the cached property, answered: no straight path
-    return Renderer(spec, model, **kwargs), general  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("dataset_config", sorted(p for p in (CONFIGS / "datasets").glob("*/*.py") if "common" not in p.name), ids=lambda p: p.stem)
-def test_straight_path_renders_what_the_general_path_renders(dataset_config: Path):
-    """For every bundled dataset × model (meta-template and chat-template models), a row's records (ids, gold, request,
-    fingerprint, provenance) and errors are the same with the straight per-row path as with the general one."""
-    from promptkit import load_datasets, load_models
-
-    paths = [*sorted((CONFIGS / "models").glob("*.py")), *sorted((CONFIGS / "models" / "chat_template").glob("*.py"))]
-    models = [None, *(m for path in paths for m in load_models(path))]
-    for model in models:
-        for spec in load_datasets(dataset_config):
-            straight, general = _straight_and_general(spec, model)
-            assert _records(straight, 3) == _records(general, 3)
-
-
-def test_a_plain_dataset_takes_the_straight_path():
-    """A zero-feature dataset × model renders through the straight path (so the comparison above compares two paths)."""
-    from promptkit import load_datasets, load_models
-
-    model = load_models(CONFIGS / "models" / "llama3_8b_instruct.py")[0]
-    for name in ("mmlu_demo/mmlu_demo_gen.py", "mmlu_demo/mmlu_demo_ppl.py"):
-        assert Renderer(load_datasets(CONFIGS / "datasets" / name)[0], model)._straight is not None
-
-
-#: The models the run features are tried with: none, a meta template, a chat template with a thinking switch.
-FEATURE_MODELS = ("llama3_8b_instruct.py", "chat_template/qwen3_0_6b.py")
-#: Run-time features no bundled config turns on: (load_datasets keywords, Renderer keywords, the models it applies to).
-RUN_FEATURES = {
-    "id column": ({"overrides": ["reader_cfg.id_column=question"]}, {}, (None, *FEATURE_MODELS)),
-    "prefill": ({"overrides": ["infer_cfg.inferencer.gen_prefix=The answer is"]}, {}, (None, *FEATURE_MODELS)),
-    "system prompt": ({}, {"controls": Controls(system_prompt="Answer with one letter.")}, (None, *FEATURE_MODELS)),
-    "shots as turns": ({}, {"controls": Controls(shots="as_turns")}, (None, *FEATURE_MODELS)),
-    "shots in user turn": ({}, {"controls": Controls(shots="in_user_turn")}, (None, *FEATURE_MODELS)),
-    "thinking": ({}, {"controls": Controls(thinking=True)}, ("chat_template/qwen3_0_6b.py",)),
-}
-
-
-@pytest.mark.parametrize(
-    "feature, dataset",
-    [
-        (feature, dataset)
-        for feature in sorted(RUN_FEATURES)
-        for dataset in ("mmlu_demo_gen", "mmlu_demo_ppl", "string_fewshot_demo_gen")
-        # a prefix is what generation continues, and a scored answer cannot follow a reasoning block
-        if not (feature in ("prefill", "thinking") and dataset.endswith("_ppl"))
-    ],
-)
-def test_straight_path_matches_under_run_features(feature: str, dataset: str):
-    """Id columns, prefill and the prompt controls give the same records with the straight path as without it."""
-    from promptkit import load_datasets, load_models
-
-    load_kwargs, render_kwargs, model_paths = RUN_FEATURES[feature]
-    (path,) = (CONFIGS / "datasets").glob(f"*/{dataset}.py")
-    models = [None if name is None else load_models(CONFIGS / "models" / name)[0] for name in model_paths]
-    for model in models:
-        for spec in load_datasets(path, **load_kwargs):
-            straight, general = _straight_and_general(spec, model, **render_kwargs)
-            assert _records(straight, 3) == _records(general, 3)
-
-
-def test_straight_path_matches_with_a_token_view(trained_tokenizer):
-    """Renderer(tokenizer=...) gives the same records (token ids, pieces, mask) with the straight path as without it."""
-    from promptkit import load_datasets, load_models
-
-    model = load_models(CONFIGS / "models" / "llama3_8b_instruct.py")[0]
-    for name in ("mmlu_demo/mmlu_demo_gen.py", "mmlu_demo/mmlu_demo_ppl.py"):
-        straight, general = _straight_and_general(load_datasets(CONFIGS / "datasets" / name)[0], model, tokenizer=trained_tokenizer())
-        records = _records(straight, 2)
-        assert records == _records(general, 2)
-        assert all("input_ids" in record for prompts in records for record, _ in prompts)

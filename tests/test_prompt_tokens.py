@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from promptkit import ChatTemplateModel, ConfigError, HFTokenizer, PromptkitError, PromptList, Renderer, load_models
 from promptkit.meta_templates.spans import find_spans, is_answer
-from promptkit.token_view import token_encoder, token_view
+from promptkit.records.token_view import token_encoder, token_view
 
 transformers = pytest.importorskip("transformers")
 

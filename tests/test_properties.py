@@ -102,7 +102,7 @@ def test_any_template_text_renders_like_a_single_regex_pass(template, values):
     """Any template text — quotes, backslashes, braces — fills exactly like one regex pass over it (no text becomes code)."""
     import re
 
-    from promptkit._placeholders import compile_text
+    from promptkit.text.placeholders import compile_text
 
     def reference(match: re.Match) -> str:
         name = match.group(1)

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from promptkit.config.loader import _instantiate
-from promptkit.config.registry import REGISTRY, implements, lacking
 from promptkit.data.opencompass import OPENCOMPASS_DATASETS
 from promptkit.data.opencompass.base import REQUIRED
 from promptkit.data.protocol import Dataset, RowText
+from promptkit.frontends.opencompass.loader import _instantiate
+from promptkit.frontends.opencompass.registry import REGISTRY, implements, lacking
 from promptkit.meta_templates.protocol import Model
 from promptkit.retrievers.base import Retriever
 from promptkit.templates.protocol import DialogueTemplate, Template

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit.token_counters import HFTokenizer
+from promptkit.tokens.counters import HFTokenizer
 
 tokenizers = pytest.importorskip("tokenizers")
 

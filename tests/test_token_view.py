@@ -6,7 +6,7 @@ import pytest
 
 from promptkit import ConfigError, HFTokenizer
 from promptkit.meta_templates.spans import Span
-from promptkit.token_view import token_encoder, token_view
+from promptkit.records.token_view import token_encoder, token_view
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ importing ``transformers``.
 Two deliberate differences: reading an unsafe attribute (``''.__class__``)
 raises :class:`jinja2.exceptions.SecurityError` here, where the stock sandbox
 renders an empty string; and each render is bounded in time and size
-(:class:`~promptkit.TemplateLimits`, see :mod:`promptkit._sandbox`).
+(:class:`~promptkit.TemplateLimits`, see :mod:`promptkit.text.sandbox`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from jinja2.filters import do_trim
 from jinja2.runtime import Context
 from jinja2.utils import pass_context
 
-from promptkit._sandbox import StrictSandbox, check_json_indent, check_size
+from promptkit.text.sandbox import StrictSandbox, check_json_indent, check_size
 
 __all__ = ["compile_chat_template", "template_variables"]
 

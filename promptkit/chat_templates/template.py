@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from promptkit._template_limits import LimitExceeded, TemplateLimits, describe, one_line
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
+from promptkit.text.limits import LimitExceeded, TemplateLimits, describe, one_line
 
 __all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate"]
 
@@ -235,7 +235,7 @@ class BoundChatTemplate:
         """
         import jinja2
 
-        from promptkit import _sandbox
+        from promptkit.text import sandbox
 
         if not messages:
             raise MetaTemplateError("cannot apply a chat template to an empty conversation; give at least one message")
@@ -251,7 +251,7 @@ class BoundChatTemplate:
         # Template.render, without rebuilding the globals and variables into a new dict each time.
         context = self._compiled.new_context({**self._context_base, "messages": chat, "add_generation_prompt": add_generation_prompt}, shared=True)
         try:
-            text = _sandbox.render(self._compiled, context, self.limits)
+            text = sandbox.render(self._compiled, context, self.limits)
         except LimitExceeded as exc:
             hint = f"; if you trust the template, raise template_limits=dict({exc.key}=...) in the model config" if exc.key else ""
             raise MetaTemplateError(f"the chat template ({self.origin}) exceeded its limits: {exc}{hint}") from None

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from promptkit.config import DatasetSpec
 from promptkit.data.loaders import _resolve
 from promptkit.errors import ConfigError, PromptkitError
+from promptkit.frontends.opencompass import DatasetSpec
 from promptkit.meta_templates import Model
 
 __all__ = ["InputFile", "config_files", "dataset_inputs", "model_inputs", "refuse_overwrite"]

@@ -10,13 +10,13 @@ import argparse
 from collections.abc import Iterator
 
 from promptkit.cli.examples import with_examples
-from promptkit.config import load_datasets, load_models
-from promptkit.control_tokens import describe_hits
 from promptkit.errors import ConfigError
+from promptkit.frontends.opencompass import load_datasets, load_models
 from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.conformance import Comparison, chat_template_twin, compare
-from promptkit.pipeline import Renderer
 from promptkit.promptlist import PromptList
+from promptkit.render.renderer import Renderer
+from promptkit.tokens.guard import describe_hits
 
 __all__ = ["add_parser", "run"]
 

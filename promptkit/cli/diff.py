@@ -16,7 +16,7 @@ from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.diff import DiffReport, RecordSet, diff_records, read_records, report_text
 from promptkit.diff.records import Record, config_records
 from promptkit.errors import ConfigError
-from promptkit.pipeline import Renderer
+from promptkit.render.renderer import Renderer
 
 __all__ = ["add_parser", "run"]
 

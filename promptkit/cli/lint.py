@@ -6,9 +6,9 @@ import argparse
 import json
 
 from promptkit.cli.examples import with_examples
-from promptkit.config import load_datasets, load_models
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError
+from promptkit.frontends.opencompass import load_datasets, load_models
 from promptkit.lint import DEFAULT_ROWS, Finding, lint
 from promptkit.meta_templates import Model
 

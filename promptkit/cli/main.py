@@ -19,20 +19,21 @@ from promptkit.cli.examples import with_examples
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
 from promptkit.cli.validate import run as run_validate
-from promptkit.config import DatasetSpec, load_datasets, load_models
-from promptkit.config.overrides import Overrides, parse_value
 from promptkit.controls import SHOT_LAYOUTS, Controls
-from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress
-from promptkit.engines import ENGINE_FORMATS, EngineFormat, engine_format
 from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.formats import FORMATS
+from promptkit.frontends.opencompass import DatasetSpec, load_datasets, load_models
+from promptkit.frontends.opencompass.overrides import Overrides, parse_value
 from promptkit.meta_templates import Model
-from promptkit.parallel import render_parallel
-from promptkit.pipeline import RenderedPrompt, Renderer
-from promptkit.token_counters import HFTokenizer
-from promptkit.token_view import TokenEncoder
+from promptkit.records.engines import ENGINE_FORMATS, EngineFormat, engine_format
+from promptkit.records.record import RenderedPrompt
+from promptkit.records.token_view import TokenEncoder
+from promptkit.render.conversation import load_replies
+from promptkit.render.parallel import render_parallel
+from promptkit.render.renderer import Renderer
+from promptkit.tokens.counters import HFTokenizer
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -453,7 +454,7 @@ def _write_records(
             _say(f"promptkit: error: {error}")
             failed += 1
     if writer is not None and writer.dropped:
-        logging.getLogger("promptkit.engines").warning(
+        logging.getLogger("promptkit.records.engines").warning(
             "--as %s: %s not taken by the target API; left out of every line", args.as_format, ", ".join(writer.dropped)
         )
     return failed

@@ -27,15 +27,16 @@ from rich.rule import Rule
 from rich.text import Text
 
 from promptkit.cli._layout import FOLD, LINE, MARKER_STYLE, TOKEN_STYLE, WRAP, Block, lay_out, piece_label, piece_style, visible, wrap
-from promptkit.control_tokens import describe_hits
 from promptkit.errors import PromptkitError
-from promptkit.fitting import TokenSegments
 from promptkit.media import describe_media
 from promptkit.meta_templates import CompletionModel
 from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
-from promptkit.pipeline import RenderedPrompt, Renderer
+from promptkit.plan.fitting import TokenSegments
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem, describe_item
+from promptkit.records.record import RenderedPrompt
+from promptkit.render.renderer import Renderer
+from promptkit.tokens.guard import describe_hits
 
 __all__ = ["Preview", "make_console", "show", "use_color"]
 

@@ -14,8 +14,8 @@ import argparse
 from pathlib import Path
 
 from promptkit.cli.examples import with_examples
-from promptkit.config import DatasetSpec, build_dataset
 from promptkit.formats import FORMATS, validate_file
+from promptkit.frontends.opencompass import DatasetSpec, build_dataset
 
 __all__ = ["add_parser", "file_dataset", "run"]
 

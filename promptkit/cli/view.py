@@ -13,15 +13,15 @@ from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model
 from promptkit.cli._output import AtomicFile
 from promptkit.cli.examples import with_examples
 from promptkit.cli.validate import file_dataset
-from promptkit.config import DatasetSpec, load_datasets, load_models
-from promptkit.conversation import load_replies
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import tracked
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.formats import FORMATS
+from promptkit.frontends.opencompass import DatasetSpec, load_datasets, load_models
 from promptkit.meta_templates import Model, TokenCounter
-from promptkit.pipeline import Renderer
-from promptkit.token_counters import HFTokenizer
+from promptkit.render.conversation import load_replies
+from promptkit.render.renderer import Renderer
+from promptkit.tokens.counters import HFTokenizer
 from promptkit.view import HtmlView
 
 __all__ = ["add_parser", "run"]

@@ -3,7 +3,7 @@
 OpenCompass renders ``input_template`` (a ``PromptTemplate`` config) with the
 whole row, unmasked and without shots.  Only its text matters here, so the
 data stage compiles it with the placeholder compiler the templates use
-(``promptkit._placeholders``) instead of importing the templates stage:
+(``promptkit.text.placeholders``) instead of importing the templates stage:
 
 * a string — its text, ``sep_token`` removed, ``ice_token`` removed;
 * a chat dict (``begin``/``round``/``end``) — the prompts of its role items,
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import ConfigError, TemplateError
 from promptkit.promptlist import check_role_item
+from promptkit.text.placeholders import CompiledText, compile_text
 
 __all__ = ["InputTemplate"]
 

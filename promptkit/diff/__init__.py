@@ -1,6 +1,6 @@
 """Span-aware diffs of rendered prompts: pair two runs' records by id, say which pieces changed and how.
 
-The records come from a :class:`~promptkit.pipeline.Renderer` (:func:`prompt_records`, with each piece's span)
+The records come from a :class:`~promptkit.render.renderer.Renderer` (:func:`prompt_records`, with each piece's span)
 or from a ``promptkit render`` JSON Lines file (:func:`read_records`); :func:`diff_records` pairs them by ``id``
 and compares each pair piece by piece (system prompt, shots and their answers, history, query, the model's
 wrapper); :func:`report_text` is the report ``promptkit diff`` prints.

@@ -16,11 +16,12 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from promptkit.config import load_datasets, load_models
 from promptkit.errors import ConfigError, DatasetError, MetaTemplateError, PromptkitError
+from promptkit.frontends.opencompass import load_datasets, load_models
 from promptkit.meta_templates import ChatTemplateModel, CompletionModel, Model
-from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import PromptList, RoleItem
+from promptkit.records.record import RenderedPrompt
+from promptkit.render.renderer import Renderer
 
 __all__ = ["Record", "RecordSet", "config_records", "prompt_id", "prompt_records", "read_records"]
 

@@ -25,9 +25,8 @@ import socket
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from promptkit._optional import require
-from promptkit.errors import ConfigError, PromptkitError
-from promptkit.pipeline import Renderer
+from promptkit.errors import ConfigError, PromptkitError, require
+from promptkit.render.renderer import Renderer
 
 if TYPE_CHECKING:
     import pyarrow

@@ -7,7 +7,7 @@ file and line where the template text or key is written, the dataset, the
 row when it came from one, and a fix.  The checks are listed in
 :data:`CHECKS` and docs/lint.md.
 
->>> from promptkit.config import build_dataset
+>>> from promptkit.frontends.opencompass import build_dataset
 >>> spec = build_dataset(dict(abbr='qa', type='RowsDataset', rows=[{'question': '1+1?', 'answer': '2'}],
 ...     reader_cfg=dict(input_columns=['question'], output_column='answer'),
 ...     infer_cfg=dict(prompt_template=dict(type='PromptTemplate', template='Q: {qestion}\\nA: {answer}'),
@@ -18,7 +18,7 @@ row when it came from one, and a fix.  The checks are listed in
 
 from __future__ import annotations
 
-from promptkit.config.loader import DatasetSpec
+from promptkit.frontends.opencompass.loader import DatasetSpec
 from promptkit.lint.checks import CHECKS, DEFAULT_ROWS, Lint
 from promptkit.lint.finding import SEVERITIES, Finding
 from promptkit.meta_templates import Model

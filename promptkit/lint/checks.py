@@ -14,17 +14,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from promptkit._placeholders import compile_text
-from promptkit.config.loader import DatasetSpec
 from promptkit.errors import PromptkitError, closest
+from promptkit.frontends.opencompass.loader import DatasetSpec
 from promptkit.lint.finding import Finding
 from promptkit.lint.locate import ConfigSource, Location
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, Model
-from promptkit.pipeline import Renderer
 from promptkit.promptlist import PromptList, RoleItem
+from promptkit.render.renderer import Renderer
 from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, PromptTemplate
 from promptkit.templates.mm_template import CONTENT_COLUMN, PAYLOAD_PLACEHOLDER
 from promptkit.templates.protocol import Template
+from promptkit.text.placeholders import compile_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -521,7 +521,7 @@ class Lint:
             self.add("render-error", "error", message + also, "see the message; the row renders once it is fixed", None, row=rows[0])
 
     def _special_tokens(self, index: int, hits: Sequence[Any], policy: str) -> None:
-        from promptkit.control_tokens import describe_hits
+        from promptkit.tokens.guard import describe_hits
 
         effect = {
             "escape": ("note", "they are escaped in the prompt (special_token_policy='escape')"),

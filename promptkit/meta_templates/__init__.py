@@ -9,7 +9,8 @@ through a meta template, ``completion`` and ``chat_messages`` turn the walk into
 from promptkit.meta_templates.chat_model import ChatModel
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
 from promptkit.meta_templates.completion_model import CompletionModel
-from promptkit.meta_templates.model import FinalInput, Model, TokenCounter, count_tokens
+from promptkit.meta_templates.model import ModelBase, TokenCounter, count_tokens
+from promptkit.meta_templates.protocol import FinalInput, Model
 from promptkit.meta_templates.spec import MetaRole, MetaTemplate
 
-__all__ = ["ChatModel", "ChatTemplateModel", "CompletionModel", "FinalInput", "MetaRole", "MetaTemplate", "Model", "TokenCounter", "count_tokens"]
+__all__ = ["ChatModel", "ChatTemplateModel", "CompletionModel", "FinalInput", "MetaRole", "MetaTemplate", "Model", "ModelBase", "TokenCounter", "count_tokens"]

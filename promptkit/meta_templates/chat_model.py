@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from promptkit.errors import MetaTemplateError
 from promptkit.messages import Content, Message, to_openai
 from promptkit.meta_templates.chat_messages import CompiledMessages, content_without_meta
-from promptkit.meta_templates.model import Model, check_mode
+from promptkit.meta_templates.model import ModelBase, check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.meta_templates.validation import OPENAI_ROLES, check_chat_meta
 from promptkit.promptlist import PromptList
@@ -17,7 +17,7 @@ from promptkit.promptlist import PromptList
 __all__ = ["ChatModel"]
 
 
-class ChatModel(Model):
+class ChatModel(ModelBase):
     """Renders chat messages: typed by :meth:`chat_messages`, OpenAI-style dicts by :meth:`render`.
 
     Without a meta template, ``HUMAN`` → user, ``BOT`` → assistant (the

@@ -19,15 +19,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from promptkit._template_limits import TemplateLimits
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
 from promptkit.controls import THINKING_SWITCHES, Controls
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai
 from promptkit.meta_templates.chat_model import ChatModel
-from promptkit.meta_templates.model import Model, TokenCounter, check_mode
+from promptkit.meta_templates.model import ModelBase, TokenCounter, check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
+from promptkit.text.limits import TemplateLimits
 
 __all__ = ["SYSTEM_PROBES", "SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel", "SystemRolePolicy", "probe_system_role"]
 
@@ -121,7 +121,7 @@ class OpenCompassChatModel(ChatModel):
     )
 
 
-class ChatTemplateModel(Model):
+class ChatTemplateModel(ModelBase):
     """A chat model whose final input is the string its chat template makes of the messages.
 
     The template comes from ``path`` (or ``tokenizer_path``), a local model folder with

@@ -7,7 +7,7 @@ from typing import Any
 
 from promptkit.errors import MetaTemplateError
 from promptkit.meta_templates.completion import CompiledCompletion, join_without_meta
-from promptkit.meta_templates.model import Model, check_mode
+from promptkit.meta_templates.model import ModelBase, check_mode
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.meta_templates.validation import check_placeholders
 from promptkit.promptlist import PromptList
@@ -15,7 +15,7 @@ from promptkit.promptlist import PromptList
 __all__ = ["CompletionModel"]
 
 
-class CompletionModel(Model):
+class CompletionModel(ModelBase):
     """Renders a completion string (OpenCompass ``LMTemplateParser`` semantics).
 
     >>> m = CompletionModel(meta_template=dict(round=[

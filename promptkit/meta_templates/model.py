@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
-from promptkit.control_tokens import TokenGuard, check_options, collect_tokens
 from promptkit.controls import Controls
 from promptkit.errors import ConfigError
 from promptkit.messages import Message
@@ -25,9 +24,10 @@ from promptkit.meta_templates._walk import RoleTable, generation_cut
 from promptkit.meta_templates.protocol import FinalInput
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
-from promptkit.token_counters import build_tokenizer
+from promptkit.tokens.counters import build_tokenizer
+from promptkit.tokens.guard import TokenGuard, check_options, collect_tokens
 
-__all__ = ["FinalInput", "Model", "TokenCounter", "check_mode", "count_tokens"]
+__all__ = ["ModelBase", "TokenCounter", "check_mode", "count_tokens"]
 
 TokenCounter = Callable[[str], int]
 
@@ -68,16 +68,16 @@ def count_tokens(final: str | Sequence[Message] | FinalInput, counter: TokenCoun
     return total
 
 
-class Model(ABC):
+class ModelBase(ABC):
     """Common part of model configs: ``abbr``, ``meta_template``, ``max_seq_len``, and how prompts are counted.
 
     ``tokenizer`` (``dict(type='HFTokenizer', path=...)``, ``dict(type='TiktokenTokenizer', encoding=...)`` or a
-    callable, see :mod:`promptkit.token_counters`) or ``token_counter`` (``'whitespace'``, ``'chars'`` or a callable)
+    callable, see :mod:`promptkit.tokens.counters`) or ``token_counter`` (``'whitespace'``, ``'chars'`` or a callable)
     counts tokens for ``max_seq_len``.
 
     ``special_token_policy`` (``'escape'``, ``'error'``, ``'warn'`` or ``'allow'``) says what happens to row text holding
     one of the model's :attr:`control_tokens`; ``extra_control_tokens`` adds tokens the model cannot know from its
-    templates (an API model's server-side chat template).  See :mod:`promptkit.control_tokens`.
+    templates (an API model's server-side chat template).  See :mod:`promptkit.tokens.guard`.
 
     ``thinking``, ``chat_template_kwargs``, ``shots`` and ``system_prompt`` are the model's level of the prompt
     controls (:mod:`promptkit.controls`), kept as :attr:`controls`; a dataset's and a run's win over them.
@@ -117,7 +117,7 @@ class Model(ABC):
 
     @cached_property
     def control_tokens(self) -> tuple[str, ...]:
-        """The tokens row text must not carry into this model's input, sorted (see :mod:`promptkit.control_tokens`)."""
+        """The tokens row text must not carry into this model's input, sorted (see :mod:`promptkit.tokens.guard`)."""
         return collect_tokens(self._control_token_texts(), (*self._literal_control_tokens(), *self.extra_control_tokens))
 
     @cached_property

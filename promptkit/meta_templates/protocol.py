@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from promptkit.control_tokens import TokenGuard
 from promptkit.promptlist import PromptList
+from promptkit.tokens.guard import TokenGuard
 
 __all__ = ["FinalInput", "Model"]
 
@@ -46,7 +46,7 @@ class Model(Protocol):
 
     @property
     def token_guard(self) -> TokenGuard:
-        """What row text may not carry into this model's input (see :mod:`promptkit.control_tokens`)."""
+        """What row text may not carry into this model's input (see :mod:`promptkit.tokens.guard`)."""
         ...
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> FinalInput:

@@ -17,10 +17,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from promptkit._optional import require
 from promptkit.data.progress import tracked
 from promptkit.data.reader import ReaderConfig
-from promptkit.errors import RetrieverError
+from promptkit.errors import RetrieverError, require
 from promptkit.retrievers._ranking import top_k
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers._text import tokenize

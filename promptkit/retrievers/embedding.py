@@ -18,9 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from promptkit._optional import require
 from promptkit.data.progress import task
-from promptkit.errors import RetrieverError
+from promptkit.errors import RetrieverError, require
 
 if TYPE_CHECKING:
     import numpy as np  # imported where used: `import promptkit` reads no numpy

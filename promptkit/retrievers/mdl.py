@@ -17,8 +17,8 @@ context (the rendered shots).  promptkit loads no model itself.
 Retrievers sit below the templates stage, so MDL renders through a declared
 protocol, :class:`CandidatePrompts`: the templates stage compiles the
 ``ice_template``/``prompt_template`` configs into one
-(:class:`promptkit.shots.CandidateShots`, installed with
-:func:`render_candidates_with` when :mod:`promptkit.shots` is imported, which
+(:class:`promptkit.templates.shots.CandidateShots`, installed with
+:func:`render_candidates_with` when :mod:`promptkit.templates.shots` is imported, which
 ``import promptkit`` does).
 """
 
@@ -68,7 +68,7 @@ _compilers: list[CompilePrompts] = []
 
 
 def render_candidates_with(compile: CompilePrompts) -> None:
-    """Install how MDL compiles its templates (the templates stage calls this once, as :mod:`promptkit.shots` is imported)."""
+    """Install how MDL compiles its templates (the templates stage calls this once, as :mod:`promptkit.templates.shots` is imported)."""
     _compilers[:] = [compile]
 
 
@@ -109,7 +109,7 @@ class MDLRetriever(TopkRetriever):
         self.scorer = scorer
         self.candidate_num = candidate_num
         self.select_time = select_time
-        (compile,) = _compilers  # installed by promptkit.shots, which `import promptkit` imports
+        (compile,) = _compilers  # installed by promptkit.templates.shots, which `import promptkit` imports
         self.prompts = compile(ice_template, prompt_template)
         self.labels = list(labels) if labels is not None else None
         self.seed = seed

@@ -15,9 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
-from promptkit.errors import RetrieverError
+from promptkit.errors import RetrieverError, require
 from promptkit.retrievers._selection import BoundSelection, Rerank, Selection
 from promptkit.retrievers.base import Retriever
 from promptkit.retrievers.embedding import Embedder, EmbeddingCache, SentenceTransformerEmbedder, embed_texts

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from promptkit._optional import require
 from promptkit.data.reader import ReaderConfig
-from promptkit.errors import RetrieverError
+from promptkit.errors import RetrieverError, require
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers.topk import TopkRetriever
 

@@ -58,7 +58,7 @@ class BFCLTemplate:
     """Renders a BFCL row's ``question``, one turn at a time (see the module docstring).
 
     Implements :class:`~promptkit.templates.protocol.Template` and
-    :class:`~promptkit.dialogue.DialogueTemplate`.
+    :class:`~promptkit.templates.protocol.DialogueTemplate`.
     """
 
     kind: ClassVar[str] = "chat"

@@ -13,8 +13,8 @@ from typing import Any
 import jinja2
 import jinja2.meta
 
-from promptkit._sandbox import LimitExceeded, StrictSandbox, TemplateLimits, describe, one_line, render
 from promptkit.errors import PromptkitError, TemplateError, did_you_mean
+from promptkit.text.sandbox import LimitExceeded, StrictSandbox, TemplateLimits, describe, one_line, render
 
 __all__ = ["PLAIN", "JinjaText", "environment", "parses", "shown"]
 

@@ -38,9 +38,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from promptkit._template_limits import TemplateLimits
 from promptkit.errors import ConfigError, TemplateError
 from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, TextCompiler, _Role
+from promptkit.text.limits import TemplateLimits
 
 __all__ = ["JinjaPromptTemplate"]
 

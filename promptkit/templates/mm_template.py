@@ -39,11 +39,11 @@ import copy
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
 from promptkit.parts import MODALITIES, Part, media_key
 from promptkit.promptlist import RoleItem, check_role_item
 from promptkit.templates.prompt_template import PromptTemplate, RoleSpec, _Role, reject_role_item
+from promptkit.text.placeholders import CompiledText, compile_text
 
 __all__ = ["CONTENT_TAG", "START_TAGS", "MMPromptTemplate", "split_tagged_content"]
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Protocol
 
-from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
 from promptkit.promptlist import ROLE_ITEM_KEYS, Item, Marker, PromptList, RoleItem, check_role_item
+from promptkit.text.placeholders import CompiledText, compile_text
 
 __all__ = ["PromptTemplate"]
 

@@ -70,10 +70,6 @@ class Template(Protocol):
 class DialogueTemplate(Template, Protocol):
     """A template whose rows are dialogues: one prompt per turn."""
 
-    def turn_columns(self, row: Mapping[str, Any]) -> tuple[str, ...]:
-        """The row's columns that hold one value per turn."""
-        ...
-
     def count_turns(self, row: Mapping[str, Any]) -> int:
         """How many turns the row's dialogue has."""
         ...

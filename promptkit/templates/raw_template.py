@@ -40,10 +40,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from promptkit._placeholders import CompiledText, compile_text
 from promptkit.errors import TemplateError, did_you_mean
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 from promptkit.templates.protocol import Prompt
+from promptkit.text.placeholders import CompiledText, compile_text
 
 __all__ = ["RawPromptTemplate"]
 

@@ -23,8 +23,9 @@ from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.completion import parts_to_text
 from promptkit.meta_templates.spans import find_spans
 from promptkit.parts import MODALITIES, Part, media_key
-from promptkit.pipeline import RenderedPrompt, Renderer
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
+from promptkit.records.record import RenderedPrompt
+from promptkit.render.renderer import Renderer
 
 __all__ = ["PageTables", "prompt_entries"]
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from importlib.resources import files
 from typing import Any
 
-from promptkit.pipeline import Renderer
+from promptkit.render.renderer import Renderer
 from promptkit.view.entries import Entry, PageTables, prompt_entries
 
 __all__ = ["HtmlView"]

@@ -16,8 +16,8 @@ import pytest
 import promptkit
 from promptkit import Renderer
 from promptkit.cli.progress import TerminalProgress
-from promptkit.config.loader import build_dataset
 from promptkit.data.progress import Progress, reporting, task, tracked
+from promptkit.frontends.opencompass.loader import build_dataset
 from promptkit.retrievers.embedding import embed_texts
 
 ENV = {**os.environ, "PYTHONPATH": str(Path(promptkit.__file__).parents[1]), "COLUMNS": "160", "TERM": "xterm"}

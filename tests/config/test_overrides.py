@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from promptkit import ConfigError, Renderer, load_datasets
-from promptkit.config.overrides import Overrides, parse_value
+from promptkit.frontends.opencompass.overrides import Overrides, parse_value
 
 ROOT = Path(__file__).parents[2]
 STRING = ROOT / "configs" / "datasets" / "string_fewshot_demo" / "string_fewshot_demo_gen.py"

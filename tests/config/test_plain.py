@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from promptkit.config import reading
-from promptkit.config.plain import plain_values
+from promptkit.frontends.opencompass import reading
+from promptkit.frontends.opencompass.plain import plain_values
 
 NAMES = st.sampled_from(["abbr", "reader_cfg", "infer_cfg", "x", "_hidden", "datasets", "models", "mmlu_datasets", "__meta"])
 KEYS = st.sampled_from(["type", "template", "round", "role", "prompt", "A", "B", "path"]) | st.integers(-3, 3)

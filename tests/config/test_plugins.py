@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from promptkit import ConfigError, Renderer, build_dataset
-from promptkit.config import registry
+from promptkit.frontends.opencompass import registry
 
 ROWS = [{"q": "one", "a": "1"}, {"q": "two", "a": "2"}, {"q": "three", "a": "3"}]
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from promptkit.config import load_datasets
-from promptkit.config.registry import REGISTRY
 from promptkit.data.loaders import Splits
 from promptkit.data.opencompass import OPENCOMPASS_DATASETS
 from promptkit.errors import ConfigError, DatasetError
+from promptkit.frontends.opencompass import load_datasets
+from promptkit.frontends.opencompass.registry import REGISTRY
 
 EXPECTED = Path(__file__).parent / "opencompass_expected"
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from promptkit import JsonlDataset, Renderer
 from promptkit.cli.main import main
-from promptkit.config.loader import build_dataset
 from promptkit.data.sources import RowReader, open_reader
 from promptkit.errors import ConfigError, DatasetError, MissingDependencyError
+from promptkit.frontends.opencompass.loader import build_dataset
 
 pa = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")

@@ -140,7 +140,7 @@ def test_sliding_window_bad_input():
 
 def test_registered_by_opencompass_names():
     """Configs may name the retrievers by OpenCompass's dotted paths."""
-    from promptkit.config.registry import resolve_type
+    from promptkit.frontends.opencompass.registry import resolve_type
 
     assert resolve_type("opencompass.openicl.icl_retriever.RandomRetriever", "retriever", "type") is RandomRetriever
     assert resolve_type("SlidingWindowRetriever", "retriever", "type") is SlidingWindowRetriever

@@ -18,8 +18,8 @@ import promptkit
 from promptkit import JsonlDataset
 from promptkit.cli import _output
 from promptkit.cli.main import main
-from promptkit.conversation import load_replies
 from promptkit.formats import validate_file
+from promptkit.render.conversation import load_replies
 
 ROOT = Path(__file__).parents[2]
 #: Where the promptkit under test is imported from: the CLI subprocesses import the same one.

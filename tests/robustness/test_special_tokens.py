@@ -17,7 +17,7 @@ from mmengine.config import Config
 
 from promptkit import ConfigError, DatasetError, Renderer, build_dataset, build_model
 from promptkit.cli.main import main
-from promptkit.control_tokens import TOKEN_SHAPE, TokenGuard, collect_tokens
+from promptkit.tokens.guard import TOKEN_SHAPE, TokenGuard, collect_tokens
 
 ROOT = Path(__file__).parents[2]
 ZWSP = "\u200b"

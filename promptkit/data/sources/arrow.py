@@ -13,10 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from promptkit._optional import require
 from promptkit.data.progress import task
 from promptkit.data.sources.base import FileReader, Row, Schema
-from promptkit.errors import DatasetError
+from promptkit.errors import DatasetError, require
 
 __all__ = ["ArrowReader", "ParquetReader"]
 

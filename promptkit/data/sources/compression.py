@@ -17,8 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from promptkit._optional import require
-from promptkit.errors import DatasetError
+from promptkit.errors import DatasetError, require
 
 __all__ = ["SUFFIXES", "compression_of", "decompression_errors", "open_binary", "split_suffix"]
 

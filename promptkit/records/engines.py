@@ -1,0 +1,197 @@
+"""Rendered prompts as engine inputs: lines of an OpenAI Batch API file, and vLLM requests.
+
+``promptkit render --as openai-batch`` and ``--as vllm`` write one of these per
+prompt (docs/cli.md shows both shapes):
+
+* :class:`OpenAIBatch` — ``{"custom_id", "method": "POST", "url", "body"}``: chat messages go to
+  ``/v1/chat/completions`` as ``messages``, completion strings to ``/v1/completions`` as ``prompt``;
+  the body has the request block's ``model`` and the parameters OpenAI's API takes. Audio parts
+  become OpenAI's ``input_audio`` (``{"data": base64, "format": "wav" | "mp3"}``), which needs the
+  media inlined (``media=dict(mode='inline')``); images must be ``http(s)`` or inlined ``data:`` URLs.
+* :class:`VLLMRequests` — ``{"custom_id", "model", "prompts" | "messages", "sampling_params",
+  "tokenization_kwargs" | "tools"}``: the keyword arguments of ``LLM.generate`` / ``LLM.chat``
+  (``sampling_params`` as the fields of ``SamplingParams``); the body for vLLM's OpenAI-compatible
+  server is ``model``, ``prompt`` or ``messages``, then ``sampling_params``, ``tokenization_kwargs``
+  and ``tools`` merged in (its completions endpoint takes ``add_special_tokens``).
+
+Both write generation requests: a likelihood (ppl) prompt, or a completion prompt whose media
+travel beside the text, is refused with the reason. A request parameter the target does not take
+is left out of every line and named in :attr:`dropped`, for one warning per run.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from promptkit.errors import ConfigError
+from promptkit.records.record import RenderedPrompt
+
+__all__ = ["ENGINE_FORMATS", "EngineFormat", "OpenAIBatch", "VLLMRequests", "engine_format"]
+
+#: The request parameters OpenAI's APIs take, by endpoint (what the request block may hold).
+_OPENAI_PARAMS = {
+    "/v1/chat/completions": frozenset(
+        {"max_tokens", "max_completion_tokens", "stop", "temperature", "top_p", "n", "seed", "presence_penalty", "frequency_penalty",
+         "logit_bias", "logprobs", "top_logprobs", "tools", "tool_choice", "parallel_tool_calls", "response_format", "user",
+         "reasoning_effort"}
+    ),
+    "/v1/completions": frozenset(
+        {"max_tokens", "stop", "temperature", "top_p", "n", "seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs",
+         "echo", "best_of", "suffix", "user"}
+    ),
+}
+#: The fields of vLLM's ``SamplingParams`` the request block may hold (vLLM 0.33; tests check them against its source).
+_VLLM_SAMPLING = frozenset(
+    {"n", "presence_penalty", "frequency_penalty", "repetition_penalty", "temperature", "top_p", "top_k", "min_p", "seed", "stop",
+     "stop_token_ids", "ignore_eos", "max_tokens", "min_tokens", "logprobs", "prompt_logprobs", "skip_special_tokens",
+     "spaces_between_special_tokens", "include_stop_str_in_output", "logit_bias", "allowed_token_ids", "bad_words"}
+)
+#: Request block keys that are not sampling parameters: where each target puts them is its own business.
+_NOT_SAMPLING = frozenset({"model", "add_special_tokens", "tools", "tool_choice"})
+_DATA_URL = re.compile(r"data:audio/([\w.+-]+);base64,(.*)", re.DOTALL)
+_AUDIO_FORMATS = {"wav": "wav", "x-wav": "wav", "wave": "wav", "vnd.wave": "wav", "mpeg": "mp3", "mp3": "mp3"}
+
+
+class EngineFormat(ABC):
+    """One line per prompt for an engine (see the module docstring); ``custom_id`` values must not repeat in a file."""
+
+    name: ClassVar[str]
+
+    def __init__(self) -> None:
+        #: Request parameters left out because the target does not take them, in the order met.
+        self.dropped: dict[str, None] = {}
+        self._seen: set[str] = set()
+
+    def line(self, prompt: RenderedPrompt) -> dict[str, Any]:
+        """The line for ``prompt``; a ``ConfigError`` names the prompt when it cannot be sent."""
+        where = f"prompt {prompt.id!r}"
+        if prompt.mode == "ppl" or (prompt.mode == "calib" and prompt.label is not None):
+            raise ConfigError(
+                f"--as {self.name} writes generation requests, and {where} is scored for likelihood (ppl); write the records "
+                "(without --as) and score them with the engine's log-probabilities"
+            )
+        if prompt.media:
+            raise ConfigError(
+                f"{where} is a completion string with media beside it (a multimodal template for a completion model), which "
+                f"--as {self.name} cannot carry: use a chat model config, whose messages hold the media as content parts"
+            )
+        if prompt.id in self._seen:
+            raise ConfigError(
+                f"custom_id {prompt.id!r} appears twice: a request file holds one request per id; render one model per file "
+                "(a model config with one model) and give the datasets different abbrs"
+            )
+        self._seen.add(prompt.id)
+        return self._line(prompt, dict(prompt.request or {"model": None}))
+
+    @abstractmethod
+    def _line(self, prompt: RenderedPrompt, request: dict[str, Any]) -> dict[str, Any]:
+        """The line of a prompt that can be sent, ``request`` its request block (a copy, the format's to change)."""
+
+    def _drop(self, keys: Sequence[str]) -> None:
+        for key in keys:
+            self.dropped[key] = None
+
+
+class OpenAIBatch(EngineFormat):
+    """A line of the OpenAI Batch API's input file."""
+
+    name = "openai-batch"
+
+    def _line(self, prompt: RenderedPrompt, request: dict[str, Any]) -> dict[str, Any]:
+        model = request.pop("model")
+        if not model:
+            raise ConfigError(
+                f"--as {self.name}: the request body needs the model's name, and the model config has none; give it path= (or "
+                "model=) with the API's model name, e.g. path='gpt-4o-mini'"
+            )
+        final = prompt.prompt
+        url = "/v1/chat/completions" if not isinstance(final, str) else "/v1/completions"
+        allowed = _OPENAI_PARAMS[url]
+        # add_special_tokens is vLLM's (and Hugging Face's): OpenAI's API has no such switch, so it is not reported.
+        self._drop([key for key in request if key not in allowed and key != "add_special_tokens"])
+        body: dict[str, Any] = {"model": model}
+        if isinstance(final, str):
+            body["prompt"] = final
+        else:
+            body["messages"] = [_openai_message(message, prompt.id) for message in final]
+        body.update((key, value) for key, value in request.items() if key in allowed)
+        return {"custom_id": prompt.id, "method": "POST", "url": url, "body": body}
+
+
+class VLLMRequests(EngineFormat):
+    """The keyword arguments of vLLM's ``LLM.generate`` / ``LLM.chat`` for one prompt, with its id and model."""
+
+    name = "vllm"
+
+    def _line(self, prompt: RenderedPrompt, request: dict[str, Any]) -> dict[str, Any]:
+        line: dict[str, Any] = {"custom_id": prompt.id, "model": request.pop("model")}
+        chat = not isinstance(prompt.prompt, str)
+        if chat:
+            line["messages"] = prompt.prompt
+        else:
+            line["prompts"] = prompt.prompt
+        sampling = {key: value for key, value in request.items() if key in _VLLM_SAMPLING}
+        self._drop([key for key in request if key not in _VLLM_SAMPLING and key not in _NOT_SAMPLING])
+        line["sampling_params"] = sampling
+        if chat:
+            if "tools" in request:
+                line["tools"] = request["tools"]
+            if "tool_choice" in request:
+                self._drop(["tool_choice"])  # LLM.chat takes tools, not tool_choice
+        elif "add_special_tokens" in request:
+            line["tokenization_kwargs"] = {"add_special_tokens": request["add_special_tokens"]}
+        return line
+
+
+#: The ``--as`` choices besides the records themselves.
+ENGINE_FORMATS: dict[str, type[EngineFormat]] = {OpenAIBatch.name: OpenAIBatch, VLLMRequests.name: VLLMRequests}
+
+
+def engine_format(name: str) -> EngineFormat:
+    """A fresh writer of the format ``name`` (one of :data:`ENGINE_FORMATS`)."""
+    if name not in ENGINE_FORMATS:
+        raise ConfigError(f"unknown engine format {name!r}; the formats are {', '.join(sorted(ENGINE_FORMATS))}")
+    return ENGINE_FORMATS[name]()
+
+
+def _openai_message(message: Mapping[str, Any], where: str) -> dict[str, Any]:
+    content = message.get("content")
+    if isinstance(content, str) or content is None:
+        return dict(message)
+    return {**message, "content": [_openai_part(part, where) for part in content]}
+
+
+def _openai_part(part: Mapping[str, Any], where: str) -> dict[str, Any]:
+    kind = part.get("type")
+    if kind == "text":
+        return dict(part)
+    if kind == "audio_url":
+        url = _url(part, "audio_url")
+        match = _DATA_URL.fullmatch(url)
+        audio_format = _AUDIO_FORMATS.get(match.group(1).lower()) if match else None
+        if match is None or audio_format is None:
+            shown = url if len(url) < 80 else url[:77] + "..."
+            raise ConfigError(
+                f"prompt {where!r}: OpenAI's chat API takes audio as input_audio, base64 WAV or MP3 data, but the audio part is "
+                f"{shown!r}; inline the media (media=dict(mode='inline') in the dataset config) with .wav or .mp3 files"
+            )
+        return {"type": "input_audio", "input_audio": {"data": match.group(2), "format": audio_format}}
+    if kind == "image_url":
+        url = _url(part, "image_url")
+        if not url.startswith(("http://", "https://", "data:")):
+            raise ConfigError(
+                f"prompt {where!r}: OpenAI's API fetches images from http(s) URLs or takes data: URLs, not {url!r}; inline the "
+                "media (media=dict(mode='inline') in the dataset config)"
+            )
+        value = part["image_url"]
+        return {"type": "image_url", "image_url": dict(value) if isinstance(value, Mapping) else {"url": value}}
+    raise ConfigError(f"prompt {where!r}: OpenAI's chat API has no {kind!r} content part (it takes text, image_url and input_audio)")
+
+
+def _url(part: Mapping[str, Any], key: str) -> str:
+    value = part.get(key)
+    url = value.get("url") if isinstance(value, Mapping) else value
+    return url if isinstance(url, str) else ""

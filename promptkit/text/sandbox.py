@@ -1,0 +1,567 @@
+"""The Jinja sandbox every template runs in (chat templates and Jinja prompt templates).
+
+Jinja's ``ImmutableSandboxedEnvironment`` already refuses ``str.format``
+attribute escapes, calls of mutating methods (``list.append``) and private
+attributes.  For the last it returns a silent undefined value, which prints
+as an empty string; here it raises instead, so an escape attempt is an error,
+never quietly different output.
+
+A template is untrusted code, so each render is also bounded by
+:class:`TemplateLimits`: a wall-clock deadline and a size that no string,
+list or output the template builds may exceed.  The deadline is checked at
+every step that can repeat: each iteration of a for-loop over more than 16
+items, the start of a loop over fewer that sits in another loop (a loop in
+none runs once per render or per call: over a handful of items it needs no
+check), each call (a macro, a method, a recursive ``loop()``) and each checked
+operator.  Sizes
+are checked where a template can make a large value from a small one: before
+``*``, ``**``, ``%``, ``str.format``, the filters ``center``, ``format``,
+``join``, ``replace``, ``indent``, ``wordwrap``, ``batch`` and ``tojson``,
+and the text methods ``ljust``, ``rjust``, ``center``, ``zfill``,
+``expandtabs``, ``replace``, ``join``, ``translate``; after ``+`` of two
+non-constant operands, ``~``, every text method, and on the output as it is
+produced.
+
+Two changes make rendering cheaper without changing what a template may do
+or what it renders:
+
+* Lookups with a constant name (``message['role']``, ``message.content``,
+  ``loop.index0``) are compiled with an inline path for the two objects chat
+  templates read in every iteration: a plain ``dict`` that has the key, and the
+  for-loop's ``loop``.  There the answer of the environment's ``getitem`` /
+  ``getattr`` is known without calling them (a dict attribute such as
+  ``.items`` always takes the full path); every other object takes the full,
+  checked path.
+* A template's globals are a plain dict taken when it is compiled (Jinja's
+  ``ChainMap`` is copied on every render, which costs more than a small
+  template's own work).  Globals are therefore set before any template is
+  compiled.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from itertools import islice
+from time import monotonic
+from typing import Any, NoReturn
+
+import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.exceptions import SecurityError
+from jinja2.filters import do_batch, do_center, do_format, do_indent, do_replace, do_tojson, do_wordwrap, sync_do_join
+from jinja2.runtime import Context, LoopContext
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import pass_context
+
+from promptkit.text.limits import LimitExceeded, TemplateLimits, describe, one_line
+
+__all__ = ["LimitExceeded", "StrictSandbox", "TemplateLimits", "check_json_indent", "check_size", "describe", "one_line", "render"]
+
+# An integer with more digits than Python converts to text by default cannot be printed, so no template needs one.
+_MAX_INT_DIGITS = 4300
+_DIGITS_PER_BIT = math.log10(2)
+
+
+class _LimitedContext(Context):
+    """A render's context, carrying its limits: ``deadline`` (a ``time.monotonic()`` value) and ``max_chars``.
+
+    Slots (the fastest attributes to read: the generated code reads ``max_chars`` at every checked ``+``), set by
+    :func:`render` (``Template.render`` of these environments goes through it); a derived context (a scoped
+    block) has its parent's.
+    """
+
+    __slots__ = ("deadline", "limits", "max_chars")
+    deadline: float
+    limits: TemplateLimits
+    max_chars: int
+
+    def derived(self, locals: dict[str, Any] | None = None) -> Context:
+        context = super().derived(locals)
+        context.limits, context.deadline, context.max_chars = self.limits, self.deadline, self.max_chars  # type: ignore[attr-defined]
+        return context
+
+
+class _Template(jinja2.Template):
+    """A template of a :class:`StrictSandbox`: ``render`` keeps the default limits."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        return render(self, self.new_context(dict(*args, **kwargs)), TemplateLimits.of(None))
+
+
+def _limited(context: Context) -> _LimitedContext:
+    """``context`` as what it is: every context of a :class:`StrictSandbox` is a ``_LimitedContext``."""
+    return context  # type: ignore[return-value]  # the environment's context_class
+
+
+def _check_time(context: _LimitedContext) -> None:
+    if monotonic() > context.deadline:
+        _expired(context)
+
+
+def _expired(context: _LimitedContext) -> NoReturn:
+    raise LimitExceeded(f"it ran longer than seconds={context.limits.seconds:g}", "seconds")
+
+
+def _allow(context: _LimitedContext, size: Any, how: str, what: str = "a string of", unit: str = "characters") -> None:
+    """Refuse to build a value of ``size`` (when it is an int over the limit), made ``how``."""
+    if isinstance(size, int) and size > context.max_chars:
+        raise LimitExceeded(f"it would build {what} {size:,} {unit} with {how}, over max_chars={context.max_chars:,}", "max_chars")
+
+
+def _sized(context: _LimitedContext, value: Any, how: str) -> Any:
+    """``value``, once its length (if it has one) is within the limit."""
+    if isinstance(value, str | bytes):
+        _allow(context, len(value), how)
+    elif isinstance(value, list | tuple):
+        _allow(context, len(value), how, "a list of", "items")
+    return value
+
+
+def render(template: jinja2.Template, context: Context, limits: TemplateLimits) -> str:
+    """``template`` rendered in ``context`` (made by ``template.new_context``) within ``limits``."""
+    context.limits, context.deadline, context.max_chars = limits, monotonic() + limits.seconds, limits.max_chars  # type: ignore[attr-defined]
+    parts = template.root_render_func(context)
+    # The output is counted as it is produced: a first chunk of pieces at once (each piece is bounded where it
+    # was built; most renders are one chunk), then piece by piece.
+    text = "".join(islice(parts, _CHUNK))
+    total = len(text)
+    pieces = None
+    for piece in parts:
+        if pieces is None:
+            pieces = [text]
+        total += len(piece)
+        if total > limits.max_chars:
+            break
+        pieces.append(piece)
+    if total > limits.max_chars:
+        raise LimitExceeded(f"its output would exceed max_chars={limits.max_chars:,} characters", "max_chars")
+    return text if pieces is None else "".join(pieces)
+
+
+_CHUNK = 16
+
+
+# --- for-loops: the deadline checked as they run ----------------------------------------------------------------
+
+# A loop over at most this many items of a plain container is checked at most once, when it starts: between two
+# checks run at most this many iterations of a body with no loop or call in it (a chat template's loop over messages).
+_UNMETERED = 16
+_PLAIN_CONTAINERS = frozenset({list, tuple, dict, str, range, type({}.keys()), type({}.values()), type({}.items())})
+
+
+def _ticking(items: Iterator[Any], context: _LimitedContext) -> Iterator[Any]:
+    deadline = context.deadline
+    for item in items:
+        if monotonic() > deadline:
+            _expired(context)
+        yield item
+
+
+class _MeteredIterable:
+    """A loop's iterable whose iterator checks the deadline at each item; sized, so ``loop.length`` reads no item early.
+
+    An unsized iterable (a generator) is read into a list first, checking the deadline at each item.
+    """
+
+    __slots__ = ("_context", "_items")
+
+    def __init__(self, iterable: Iterable[Any], context: _LimitedContext) -> None:
+        self._context = context
+        try:
+            len(iterable)  # type: ignore[arg-type]  # probing
+        except TypeError:
+            iterable = list(_ticking(iter(iterable), context))
+        self._items = iterable
+
+    def __len__(self) -> int:
+        return len(self._items)  # type: ignore[arg-type]  # sized: see __init__
+
+    def __iter__(self) -> Iterator[Any]:
+        return _ticking(iter(self._items), self._context)
+
+
+# --- sizes of the operations that can make a large value from a small one ---------------------------------------
+
+
+def _huge(digits: str) -> int:
+    """An integer written in a format string, read without converting thousands of digits."""
+    return int(digits) if len(digits) < 19 else 10**19
+
+
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(\*|\d+)?(?:\.(\*|\d+))?")
+_NUMBER = re.compile(r"\d+")
+
+
+def _text_length(value: Any) -> int:
+    return len(value) if isinstance(value, str | bytes) else 0
+
+
+def _percent_size(fmt: str | bytes, values: Any) -> int:
+    """An upper bound of ``len(fmt % values)`` (given that no value is a container)."""
+    text = fmt.decode("latin-1") if isinstance(fmt, bytes) else fmt
+    specs = _PERCENT_SPEC.findall(text)
+    if isinstance(values, Mapping):  # %(name)s: one value may be used by every spec
+        args: tuple[Any, ...] = tuple(values.values())
+        inserted = len(specs) * max(map(_text_length, args), default=0)
+    else:
+        args = values if isinstance(values, tuple) else (values,)
+        inserted = sum(map(_text_length, args))
+    star = max((a for a in args if type(a) is int), default=0)
+    widest = max((star if n == "*" else _huge(n) for spec in specs for n in spec if n), default=0)
+    return len(text) + inserted + len(specs) * widest
+
+
+def _format_size(fmt: str, values: Iterable[Any]) -> int:
+    """An upper bound of ``len(fmt.format(...))``: every field may hold the longest value, at the widest width."""
+    fields = fmt.count("{")
+    widest = max(map(_huge, _NUMBER.findall(fmt)), default=0)
+    return len(fmt) + fields * (max(map(_text_length, values), default=0) + widest)
+
+
+def _replace_size(text: str | bytes, old: Any, new: Any, count: Any = -1) -> int:
+    if not (isinstance(old, str | bytes) and isinstance(new, str | bytes)):
+        return 0  # str.replace raises TypeError itself
+    times = text.count(old) if old else len(text) + 1  # type: ignore[arg-type]  # same type as text, or count raises
+    if isinstance(count, int) and count >= 0:
+        times = min(times, count)
+    return len(text) + times * (len(new) - len(old))
+
+
+def _json_indent_size(value: Any, indent: Any, limit: int) -> int:
+    """A lower bound of the indentation ``json.dumps(value, indent=indent)`` writes (counted up to ``limit``)."""
+    unit = indent if isinstance(indent, int) else len(indent) if isinstance(indent, str) else 0
+    total = 0
+    stack = [(value, 1)]
+    while stack and total <= limit:
+        item, depth = stack.pop()
+        items = list(item.values()) if isinstance(item, Mapping) else item if isinstance(item, list | tuple) else None
+        if items is not None:
+            total += (len(items) + 1) * (depth * unit + 1)
+            stack.extend((child, depth + 1) for child in items)
+    return total
+
+
+def _check_multiply(context: _LimitedContext, left: Any, right: Any) -> None:
+    for seq, times in ((left, right), (right, left)):
+        if isinstance(times, int) and times > 0:
+            if isinstance(seq, str | bytes):
+                _allow(context, len(seq) * times, "'*'")
+            elif isinstance(seq, list | tuple):
+                _allow(context, len(seq) * times, "'*'", "a list of", "items")
+    if isinstance(left, int) and isinstance(right, int):
+        _check_digits(left.bit_length() + right.bit_length() - 1, "'*'")
+
+
+def _check_power(base: Any, exponent: Any) -> None:
+    if isinstance(base, int) and isinstance(exponent, int) and exponent > 0 and abs(base) > 1:
+        _check_digits((abs(base).bit_length() - 1) * exponent + 1, "'**'")
+
+
+def _check_digits(bits: int, how: str) -> None:
+    digits = int(bits * _DIGITS_PER_BIT)
+    if digits > _MAX_INT_DIGITS:
+        raise LimitExceeded(f"it would build an integer of about {digits:,} digits with {how}, over the {_MAX_INT_DIGITS:,} digits Python prints", None)
+
+
+def _check_text_call(context: _LimitedContext, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """Refuse a text method call that would build a string over the limit; the arguments to call it with."""
+    text, name = method.__self__, method.__name__
+    how = f"{type(text).__name__}.{name}"
+    if name in ("ljust", "rjust", "center", "zfill"):
+        _allow(context, args[0] if args else kwargs.get("width"), how)
+    elif name == "expandtabs":
+        tabsize = args[0] if args else kwargs.get("tabsize", 8)
+        if isinstance(tabsize, int):
+            _allow(context, len(text) + text.count("\t" if isinstance(text, str) else b"\t") * tabsize, how)
+    elif name == "replace" and len(args) >= 2:
+        _allow(context, _replace_size(text, *args[:3]), how)
+    elif name == "join" and args:
+        items = list(args[0])
+        _allow(context, sum(map(_text_length, items)) + len(text) * max(len(items) - 1, 0), how)
+        return (items, *args[1:])
+    elif name == "format" and isinstance(text, str):
+        _allow(context, _format_size(text, [*args, *kwargs.values()]), how)
+    elif name == "format_map" and args and isinstance(args[0], Mapping) and isinstance(text, str):
+        _allow(context, _format_size(text, args[0].values()), how)
+    elif name == "translate" and args and isinstance(args[0], Mapping):
+        _allow(context, len(text) * max(1, max(map(_text_length, args[0].values()), default=1)), how)
+    return args
+
+
+# --- the filters that can make a large string from a small one, bounded --------------------------------------------
+
+
+@pass_context
+def _center(context: Context, value: Any, width: int = 80) -> str:
+    _allow(_limited(context), width, "the filter 'center'")
+    return do_center(value, width)
+
+
+@pass_context
+def _format(context: Context, value: Any, *args: Any, **kwargs: Any) -> str:
+    _allow(_limited(context), _percent_size(str(value), kwargs or args), "the filter 'format'")
+    return do_format(value, *args, **kwargs)
+
+
+@pass_context
+def _join(context: Context, value: Iterable[Any], d: str = "", attribute: str | int | None = None) -> str:
+    limited = _limited(context)
+    items = list(value)
+    if attribute is None:
+        _allow(limited, sum(map(_text_length, items)) + _text_length(d) * max(len(items) - 1, 0), "the filter 'join'")
+    return _sized(limited, sync_do_join(context.eval_ctx, items, d, attribute), "the filter 'join'")  # type: ignore[no-any-return]
+
+
+@pass_context
+def _replace(context: Context, s: Any, old: Any, new: Any, count: int | None = None) -> str:
+    _allow(_limited(context), _replace_size(str(s), str(old), str(new), count), "the filter 'replace'")
+    return do_replace(context.eval_ctx, s, old, new, count)
+
+
+@pass_context
+def _indent(context: Context, s: Any, width: int | str = 4, first: bool = False, blank: bool = False) -> str:
+    text = str(s)
+    unit = len(width) if isinstance(width, str) else width
+    if isinstance(unit, int):
+        _allow(_limited(context), len(text) + (text.count("\n") + 1) * unit, "the filter 'indent'")
+    return do_indent(s, width, first, blank)
+
+
+@pass_context
+def _wordwrap(context: Context, s: Any, width: int = 79, break_long_words: bool = True, wrapstring: str | None = None, break_on_hyphens: bool = True) -> str:
+    text = str(s)
+    lines = len(text) // width + text.count("\n") + 1 if isinstance(width, int) and width > 0 else 1
+    _allow(_limited(context), len(text) + lines * len(wrapstring or "\n"), "the filter 'wordwrap'")
+    return do_wordwrap(context.environment, s, width, break_long_words, wrapstring, break_on_hyphens)
+
+
+@pass_context
+def _batch(context: Context, value: Iterable[Any], linecount: int, fill_with: Any = None) -> Iterator[list[Any]]:
+    _allow(_limited(context), linecount, "the filter 'batch'", "a list of", "items")
+    return do_batch(value, linecount, fill_with)
+
+
+def check_size(context: Context, size: int, how: str) -> None:
+    """Refuse to build a string of ``size`` characters over the render's limit (for functions the environments add)."""
+    _allow(_limited(context), size, how)
+
+
+def check_json_indent(context: Context, value: Any, indent: Any) -> None:
+    """Refuse a ``tojson`` whose indentation alone would pass the limit (for tojson filters of the environments)."""
+    if indent:
+        limited = _limited(context)
+        _allow(limited, _json_indent_size(value, indent, limited.max_chars), "the filter 'tojson'")
+
+
+@pass_context
+def _tojson(context: Context, value: Any, indent: int | None = None) -> Any:
+    check_json_indent(context, value, indent)
+    return do_tojson(context.eval_ctx, value, indent)
+
+
+_GUARDED_FILTERS: dict[str, Callable[..., Any]] = {
+    "batch": _batch,
+    "center": _center,
+    "format": _format,
+    "indent": _indent,
+    "join": _join,
+    "replace": _replace,
+    "tojson": _tojson,
+    "wordwrap": _wordwrap,
+}
+
+
+# --- the environment ----------------------------------------------------------------------------------------------
+
+# The public attributes of a for-loop's `loop` variable: read in every iteration of most chat templates, and
+# safe by construction, so a constant lookup of one is compiled without the sandbox's generic attribute check.
+_LOOP_ATTRIBUTES = frozenset(
+    {"index", "index0", "revindex", "revindex0", "first", "last", "length", "depth", "depth0", "previtem", "nextitem", "cycle", "changed"}
+)
+
+
+# A `~` of at most this many parts is checked after it is built, a longer one before.
+_FEW_PARTS = 4
+
+# The temporary the inline code binds (a local of the generated function; Jinja's own names start with l_ or t_).
+_HELD = "_lookup_held"
+
+
+class _CodeGenerator(CodeGenerator):
+    """Compiles the inline lookups and the limit checks described in the module docstring."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The for-loop iterables being compiled, by id (Jinja allows no custom node to mark them): whether the loop
+        # sits in another loop of the same function body.
+        self._loop_iterables: dict[int, bool] = {}
+        self._loops_open = 0
+
+    def visit(self, node: nodes.Node, *args: Any, **kwargs: Any) -> Any:
+        nested = self._loop_iterables.get(id(node))
+        if nested is None:
+            return super().visit(node, *args, **kwargs)
+        if nested:
+            self.write("environment.metered(context, ")
+            super().visit(node, *args, **kwargs)
+            self.write(")")
+        else:
+            # A loop in no other loop runs once per render or per (checked) call: a small list needs no check at all.
+            self.write(f"({_HELD} if type({_HELD} := ")
+            super().visit(node, *args, **kwargs)
+            self.write(f") is list and len({_HELD}) <= {_UNMETERED} else environment.metered(context, {_HELD}))")
+        return None
+
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        key = node.arg.value if isinstance(node.arg, nodes.Const) else None
+        if type(key) is not str or self.environment.is_async:
+            super().visit_Getitem(node, frame)
+            return
+        self._inline(node.node, frame, "dict", f" and {key!r} in {_HELD}", f"{_HELD}[{key!r}]", f"environment.getitem({_HELD}, {key!r})")
+
+    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
+        name = node.attr
+        if self.environment.is_async:
+            super().visit_Getattr(node, frame)
+        elif name in _LOOP_ATTRIBUTES:
+            self._inline(node.node, frame, "LoopContext", "", f"{_HELD}.{name}", f"environment.getattr({_HELD}, {name!r})")
+        elif not hasattr(dict, name):  # for a dict, getattr finds no attribute and reads the key
+            self._inline(node.node, frame, "dict", f" and {name!r} in {_HELD}", f"{_HELD}[{name!r}]", f"environment.getattr({_HELD}, {name!r})")
+        else:
+            super().visit_Getattr(node, frame)
+
+    def _inline(self, target: nodes.Node, frame: Frame, cls: str, also: str, fast: str, full: str) -> None:
+        """``(fast if type(held := target) is cls<also> else full)``: ``target`` evaluated once.
+
+        A lookup nested in ``target`` is finished before this one binds the temporary, and nothing is
+        evaluated between binding and use, so one name serves every lookup.
+        """
+        self.write(f"({fast} if (type({_HELD} := ")
+        self.visit(target, frame)
+        self.write(f") is {cls}{also}) else {full})")
+
+    def visit_For(self, node: nodes.For, frame: Frame) -> None:
+        self._loop_iterables[id(node.iter)] = self._loops_open > 0
+        self._loops_open += 1
+        try:
+            super().visit_For(node, frame)
+        finally:
+            self._loops_open -= 1
+            del self._loop_iterables[id(node.iter)]
+
+    def visit_Macro(self, node: nodes.Macro, frame: Frame) -> None:
+        self._in_new_function(lambda: super(_CodeGenerator, self).visit_Macro(node, frame))
+
+    def visit_CallBlock(self, node: nodes.CallBlock, frame: Frame) -> None:
+        self._in_new_function(lambda: super(_CodeGenerator, self).visit_CallBlock(node, frame))
+
+    def _in_new_function(self, write: Callable[[], None]) -> None:
+        """Compile a macro body (run per call, and each call is checked): its loops are not nested in the caller's."""
+        outer, self._loops_open = self._loops_open, 0
+        try:
+            write()
+        finally:
+            self._loops_open = outer
+
+    def visit_Add(self, node: nodes.BinExpr, frame: Frame) -> None:
+        # A constant operand grows a value by a constant: only `x + y` can double one, so only that is checked.
+        if self.environment.is_async or isinstance(node.left, nodes.Const) or isinstance(node.right, nodes.Const):
+            super().visit_Add(node, frame)
+        else:
+            self._sized(lambda: CodeGenerator.visit_Add(self, node, frame), "'+'")
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        if self.environment.is_async:
+            super().visit_Concat(node, frame)
+        elif len(node.nodes) <= _FEW_PARTS:  # checked once built: at most a few times max_chars in memory
+            self._sized(lambda: CodeGenerator.visit_Concat(self, node, frame), "'~'")
+        else:  # `a ~ a ~ a ~ ...`: checked before it is built
+            self.write("environment.concat_checked(context, (")
+            for part in node.nodes:
+                self.visit(part, frame)
+                self.write(", ")
+            self.write("))")
+
+    def visit_Mod(self, node: nodes.BinExpr, frame: Frame) -> None:
+        # `loop.index0 % 2` is in many chat templates' loops: an int left operand takes the direct path.
+        if self.environment.is_async or not (isinstance(node.right, nodes.Const) and type(node.right.value) is int):
+            super().visit_Mod(node, frame)
+            return
+        right = repr(node.right.value)
+        self.write(f"({_HELD} % {right} if type({_HELD} := ")
+        self.visit(node.left, frame)
+        self.write(f") is int else environment.call_binop(context, '%', {_HELD}, {right}))")
+
+    def _sized(self, write: Callable[[], None], how: str) -> None:
+        """``(held if type(held := <written>) is str and len(held) <= max_chars else environment.sized(...))``."""
+        self.write(f"({_HELD} if type({_HELD} := ")
+        write()
+        self.write(f") is str and len({_HELD}) <= context.max_chars else environment.sized(context, {_HELD}, {how!r}))")
+
+
+class StrictSandbox(ImmutableSandboxedEnvironment):
+    """An immutable sandbox that bounds each render (see :func:`render`) and raises on unsafe attributes."""
+
+    code_generator_class = _CodeGenerator
+    context_class = _LimitedContext
+    template_class = _Template
+    # Intercepted (and so never folded at compile time): the operators that can make a huge value from small ones.
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters.update(_GUARDED_FILTERS)
+
+    def unsafe_undefined(self, obj: Any, attribute: str) -> NoReturn:  # type: ignore[override]  # raise, never return a silent Undefined
+        raise SecurityError(f"access to attribute {attribute!r} of a {type(obj).__name__!r} object is not allowed in a template")
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals: a snapshot of the environment's, overlaid by ``d`` (see the module docstring)."""
+        return {**self.globals, **(d or {})}
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        limited = _limited(context)
+        _check_time(limited)
+        if operator == "*":
+            _check_multiply(limited, left, right)
+        elif operator == "**":
+            _check_power(left, right)
+        elif isinstance(left, str | bytes):  # '%': printf-style formatting
+            _allow(limited, _percent_size(left, right), "'%'")
+        result = self.binop_table[operator](left, right)
+        if type(result) is int:
+            _check_digits(result.bit_length(), repr(operator))
+            return result
+        return _sized(limited, result, repr(operator))
+
+    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805  # Jinja's names: never clash with kwargs
+        limited = _limited(__context)
+        _check_time(limited)
+        method = getattr(__obj, "__wrapped__", __obj)  # str.format comes wrapped by the sandbox's getattr
+        if isinstance(getattr(method, "__self__", None), str | bytes):  # a text method
+            args = _check_text_call(limited, method, args, kwargs)
+            return _sized(limited, super().call(__context, __obj, *args, **kwargs), f"{type(method.__self__).__name__}.{method.__name__}")
+        if type(__obj) is LoopContext and args:  # loop(children) in a recursive loop
+            args = (__self.metered(__context, args[0]), *args[1:])
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def metered(self, context: Context, iterable: Any) -> Any:
+        """A for-loop's iterable: checked once if it is a small plain container, else at each item."""
+        if monotonic() > context.deadline:  # type: ignore[attr-defined]  # a _LimitedContext (this runs once per loop: no helper call)
+            _expired(_limited(context))
+        if (type(iterable) is list or type(iterable) in _PLAIN_CONTAINERS) and len(iterable) <= _UNMETERED:
+            return iterable
+        return _MeteredIterable(iterable, _limited(context))
+
+    def sized(self, context: Context, value: Any, how: str) -> Any:
+        """``value``, once its length is within the render's limit (the slow path of the inline checks)."""
+        return _sized(_limited(context), value, how)
+
+    def concat_checked(self, context: Context, parts: tuple[Any, ...]) -> str:
+        """``~`` of many parts, refused before it is built if it would pass the limit."""
+        texts = [part if type(part) is str else str(part) for part in parts]
+        _allow(_limited(context), sum(map(len, texts)), "'~'")
+        return "".join(texts)

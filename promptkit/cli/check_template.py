@@ -119,8 +119,8 @@ def _show(result: Comparison) -> None:
 
 def _show_tokens(args: argparse.Namespace, model: Model) -> None:
     """The model's control tokens, its policy, and the rows of the dataset config (if any) that hold them."""
-    tokens = model.control_tokens
-    print(f"model {model.abbr!r}: {len(tokens)} control token(s), special_token_policy={model.special_token_policy!r}")
+    tokens = model.token_guard.tokens
+    print(f"model {model.abbr!r}: {len(tokens)} control token(s), special_token_policy={model.token_guard.policy!r}")
     if tokens:
         print("  " + ", ".join(map(repr, tokens)))
     else:

@@ -110,7 +110,7 @@ def _row(renderer: Renderer, index: int, preview: Preview, width: int, of: str) 
     if renderer.model is not None:
         _, hits = renderer.model.token_guard.guard_row(renderer.test_rows[index])
         if hits:
-            action = _token_action(renderer.model.special_token_policy)
+            action = _token_action(renderer.model.token_guard.policy)
             out.append(Text(f"control tokens in row text: {describe_hits(hits)} ({action})", style="bold red"))
     if renderer.max_seq_len:
         enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
@@ -194,7 +194,7 @@ class _View:
         self.full = preview.full
         self.width = width
         self.describe = describe
-        self.tokens = renderer.model.control_tokens if renderer.model is not None else ()
+        self.tokens = renderer.model.token_guard.tokens if renderer.model is not None else ()
         self.pieces: set[str] = set()
         self.lines: list[Text] = []
         self.notes: list[str] = []

@@ -443,7 +443,7 @@ class Lint:
 
     def missing_role(self) -> None:
         model = self.model
-        meta = model.meta_template if model is not None else None
+        meta = getattr(model, "meta_template", None)
         if model is None or meta is None:
             return
         roles = {role.role: role for role in (*meta.round_roles, *meta.reserved)}

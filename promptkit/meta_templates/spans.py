@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from promptkit.errors import MetaTemplateError
-from promptkit.meta_templates.model import ModelBase
+from promptkit.meta_templates.protocol import Model
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 
 __all__ = ["Hints", "Span", "find_spans", "is_answer", "shot_of"]
@@ -111,7 +111,7 @@ class _Text:
     trail: Pieces = ()
 
 
-def find_spans(model: ModelBase, prompt: str | PromptList, mode: str = "gen", hints: Hints | None = None) -> list[Span]:
+def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints: Hints | None = None) -> list[Span]:
     """The spans of ``prompt``'s pieces in ``model.render(prompt, mode)``, in order of position."""
     final = model.render(prompt, mode)
     texts: list[_Text] = []
@@ -148,7 +148,7 @@ def find_spans(model: ModelBase, prompt: str | PromptList, mode: str = "gen", hi
     return spans
 
 
-def _check(same: bool, model: ModelBase) -> None:
+def _check(same: bool, model: Model) -> None:
     if not same:
         raise MetaTemplateError(
             f"model {model.abbr!r} rewrites the text of the prompt (beyond trimming its ends), so its pieces cannot be located "

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Hashable, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -378,7 +378,7 @@ class Plan:
                     continue
                 self.composer.check_shots(picked)
                 start = kept if spec.label is not None else picked  # a row's labels share the shots they end with
-                fitted = fitter.fit(start, lambda chosen, spec=spec: self.render(spec, row, chosen))
+                fitted = fitter.fit(start, partial(self.render, spec, row))
                 kept = fitted.shots
                 out.append((fitted.rendered, kept, len(kept) < len(picked), fitted.over_limit))
             except PromptkitError as error:

@@ -46,8 +46,9 @@ def engine_model_name(model: Model | None) -> str | None:
     """The name an engine serves the model under: the config's ``model``, else its ``path`` (see the module docstring)."""
     if model is None:
         return None
+    runtime = _runtime(model)
     for key in ("model", "path"):
-        value = model.runtime.get(key) if key in model.runtime else getattr(model, key, None)
+        value = runtime.get(key) if key in runtime else getattr(model, key, None)
         if isinstance(value, str) and value:
             return value
     return None
@@ -61,12 +62,12 @@ def bos_tokens(model: Model) -> tuple[str, ...]:
     bos = chat.special_tokens.get("bos_token") if chat is not None else None
     if bos:
         return (bos,)
-    return tuple(token for token in model.control_tokens if token in BOS_TOKENS)
+    return tuple(token for token in model.token_guard.tokens if token in BOS_TOKENS)
 
 
 def request_settings(model: Model | None, inferencer: Inferencer) -> dict[str, Any]:
     """The ``request`` block every prompt of a dataset × model shares (see the module docstring)."""
-    runtime: Mapping[str, Any] = model.runtime if model is not None else {}
+    runtime = _runtime(model) if model is not None else {}
     settings: dict[str, Any] = {"model": engine_model_name(model)}
     max_out_len = inferencer.runtime.get("max_out_len", runtime.get("max_out_len"))
     if max_out_len is not None:
@@ -115,3 +116,9 @@ def _positive_int(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise ConfigError(f"{key} must be a positive int, the most tokens to generate (got {value!r})", key=key)
     return value
+
+
+def _runtime(model: Model) -> Mapping[str, Any]:
+    """The config keys a model keeps without using them (``ModelBase.runtime``); a model of another class may have none."""
+    runtime = getattr(model, "runtime", None)
+    return runtime if isinstance(runtime, Mapping) else {}

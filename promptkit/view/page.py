@@ -80,7 +80,7 @@ class HtmlView:
         if name not in self._models:
             self._models[name] = len(self._model_info)
             kind = model.kind if model is not None else "completion"
-            tokens = list(model.control_tokens) if model is not None else []
+            tokens = list(model.token_guard.tokens) if model is not None else []
             self._model_info.append({"name": name, "kind": kind, "tokens": tokens})
         return self._models[name]
 

@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name is i
     )
     from promptkit.frontends.opencompass import build_dataset, build_model, load_datasets, load_models
     from promptkit.frontends.opencompass.overrides import Overrides
-    from promptkit.lint import Finding, lint
+    from promptkit.linting import Finding, lint
     from promptkit.media import MediaPolicy
     from promptkit.messages import Message, to_openai
     from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, MetaTemplate
@@ -124,7 +124,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "promptkit.formats": ("AdapterDataset", "StandardSampleDataset", "TaskSpecDataset", "ValidationReport", "Violation", "XpertFormatDataset", "validate_file"),
     "promptkit.frontends.opencompass": ("build_dataset", "build_model", "load_datasets", "load_models"),
     "promptkit.frontends.opencompass.overrides": ("Overrides",),
-    "promptkit.lint": ("Finding", "lint"),
+    "promptkit.linting": ("Finding", "lint"),
     "promptkit.media": ("MediaPolicy",),
     "promptkit.messages": ("Message", "to_openai"),
     "promptkit.meta_templates": ("ChatModel", "ChatTemplateModel", "CompletionModel", "MetaTemplate"),

@@ -21,15 +21,16 @@ DOCS = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 #: (layer name, its units), lowest first.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_template_limits", "_sandbox", "control_tokens", "messages", "controls", "fingerprints")),
+    ("foundation", ("errors", "types", "parts", "promptlist", "messages", "controls", "text", "tokens")),
     ("data", ("data", "formats")),
     ("retrievers", ("retrievers",)),
-    ("templates", ("templates", "shots", "layout")),
+    ("templates", ("templates",)),
     ("media", ("media",)),
-    ("models", ("meta_templates", "chat_templates", "token_counters", "fitting", "token_view")),
-    ("inferencers", ("inferencers", "generation")),
-    ("config", ("config", "models")),
-    ("pipeline", ("pipeline", "conversation", "dialogue", "prompt_tokens", "parallel", "engines", "lint", "diff", "snapshots", "testing")),
+    ("models", ("meta_templates", "chat_templates", "models")),
+    ("plan", ("plan",)),
+    ("records", ("records",)),
+    ("render", ("render", "frontends")),
+    ("tools", ("linting", "diff", "snapshots", "testing")),
     ("view", ("view",)),
     ("cli", ("cli", "__main__", "integrations")),
 )
@@ -170,3 +171,54 @@ def test_architecture_doc_shows_the_same_table():
     rows = re.findall(r"^\| (\d+) \| (\w+) \| (.+?) \|", text, flags=re.MULTILINE)
     documented = [(int(level), name, tuple(re.findall(r"`([\w/.]+?)(?:/\*|\.py)?`", units))) for level, name, units in rows]
     assert documented == [(level, name, units) for level, (name, units) in enumerate(LAYERS)]
+
+
+def module_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (or a module importing itself): each is an import cycle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for goal in sorted(graph.get(node, ())):
+            if goal not in index:
+                visit(goal)
+                low[node] = min(low[node], low[goal])
+            elif goal in on_stack:
+                low[node] = min(low[node], index[goal])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in graph.get(node, ()):
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def test_no_import_cycle_between_modules():
+    """No module reaches itself through imports — counting imports in functions and under TYPE_CHECKING — so no import
+    inside a function is there to dodge a cycle."""
+    graph: dict[str, set[str]] = {}
+    for module, _, target in edges():
+        if target != module:
+            graph.setdefault(module, set()).add(target)
+    assert module_cycles(graph) == []
+
+
+def test_a_module_cycle_is_found():
+    """A loop of modules is one cycle, a chain none."""
+    assert module_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert module_cycles({"a": {"b"}, "b": {"c"}}) == []

@@ -8,7 +8,7 @@ import promptkit
 def test_all_is_sorted_and_complete():
     """__all__ is sorted and every public name of the package is in it."""
     assert promptkit.__all__ == sorted(promptkit.__all__)
-    public = {name for name in vars(promptkit) if not name.startswith("_") and not isinstance(getattr(promptkit, name), type(promptkit))}
+    public = {name for name in dir(promptkit) if not name.startswith("_") and not isinstance(getattr(promptkit, name), type(promptkit))}
     assert public == set(promptkit.__all__)
 
 

@@ -11,8 +11,6 @@ exits with 128 + the signal number.
 
 from __future__ import annotations
 
-import json
-import json.encoder
 import os
 import secrets
 import signal
@@ -75,33 +73,6 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for each, handler in previous.items():
             signal.signal(each, handler)
-
-
-class JsonText:
-    """``json.dumps(value, ensure_ascii=False)``, the same text, from an encoder made once instead of once per call.
-
-    ``json.dumps`` with any argument builds a ``JSONEncoder`` and then, per call, its C encoder: a third of the cost of
-    encoding a small record.  Here the C encoder (``json.encoder.c_make_encoder``) is built once with the arguments
-    ``JSONEncoder(ensure_ascii=False)`` gives it; without the C accelerator, ``JSONEncoder.encode`` is reused.  It
-    pickles as a new one (a worker started fresh builds its own).
-
-    >>> JsonText()({"prompt": "é\\n", "ice_idx": [0, 1], "label": None}) == json.dumps({"prompt": "é\\n", "ice_idx": [0, 1], "label": None}, ensure_ascii=False)
-    True
-    """
-
-    def __init__(self) -> None:
-        self._encoder = json.JSONEncoder(ensure_ascii=False)
-        make = getattr(json.encoder, "c_make_encoder", None)  # the C accelerator (not in typeshed; None without it)
-        # The arguments JSONEncoder.iterencode passes for a one-shot encode (markers: the circular-reference check).
-        self._chunks = None if make is None else make({}, self._encoder.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
-
-    def __call__(self, value: Any) -> str:
-        if self._chunks is None or isinstance(value, str):  # no accelerator, or JSONEncoder.encode's own path for a bare string
-            return self._encoder.encode(value)
-        return "".join(self._chunks(value, 0))
-
-    def __reduce__(self) -> tuple[type[JsonText], tuple[()]]:
-        return JsonText, ()
 
 
 class AtomicFile:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from promptkit.cli.examples import with_examples
 from promptkit.errors import ConfigError
 from promptkit.frontends.opencompass import load_datasets, load_models
 from promptkit.meta_templates import CompletionModel, Model
@@ -18,16 +17,13 @@ from promptkit.promptlist import PromptList
 from promptkit.render.renderer import Renderer
 from promptkit.tokens.guard import describe_hits
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
-    sub = commands.add_parser(
-        "check-template",
-        help="compare a model's meta template with its own chat template and show the first divergence",
-        description="Render the same prompts through the model config's meta template and through the chat template of the "
-        "local model folder its path= names; report the first place they differ. Exit status 1 when they differ.",
-        **with_examples("check-template"),
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.description = (
+        "Render the same prompts through the model config's meta template and through the chat template of the "
+        "local model folder its path= names; report the first place they differ. Exit status 1 when they differ."
     )
     sub.add_argument("model_config", help="model config with a meta template and path= a local model folder")
     sub.add_argument("dataset_config", nargs="?", help="render this dataset's prompts (default: built-in probe conversations)")

@@ -11,25 +11,22 @@ from pathlib import Path
 
 from promptkit.cli._inputs import InputFile, config_files, refuse_overwrite
 from promptkit.cli._output import AtomicFile
-from promptkit.cli.examples import with_examples
+from promptkit.cli.arguments import parse_indices
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.diff import DiffReport, RecordSet, diff_records, read_records, report_text
 from promptkit.diff.records import Record, config_records
 from promptkit.errors import ConfigError
 from promptkit.render.renderer import Renderer
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
-    sub = commands.add_parser(
-        "diff",
-        help="which pieces of which prompts differ between two dataset configs, two models or two render files",
-        description="Pair the prompts of A and B by id and report, per prompt, the pieces that changed (system prompt, "
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.description = (
+        "Pair the prompts of A and B by id and report, per prompt, the pieces that changed (system prompt, "
         "shot 2 answer, meta-template wrapper, query ...) with an inline diff ([-removed-]{+added+}), then a summary. "
         "A and B are two dataset configs (with at most one --model), two `promptkit render` outputs (.jsonl; with "
-        "--spans for pieces), or one dataset config given with two --model. Exit status 1 when anything differs.",
-        **with_examples("diff"),
+        "--spans for pieces), or one dataset config given with two --model. Exit status 1 when anything differs."
     )
     sub.add_argument("inputs", nargs="+", metavar="A [B]", help="two dataset configs or two .jsonl render outputs; one dataset config with two --model")
     sub.add_argument(
@@ -89,7 +86,6 @@ def sides(args: argparse.Namespace) -> tuple[RecordSet, RecordSet]:
 
 
 def _records(args: argparse.Namespace, config: str, models: list[str]) -> list[Record]:
-    from promptkit.cli.main import parse_indices
 
     def rows(renderer: Renderer) -> list[int] | None:
         return parse_indices(args.indices, len(renderer)) if args.indices else None

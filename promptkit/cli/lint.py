@@ -1,28 +1,24 @@
-"""``promptkit lint DATASET_CONFIG [--model MODEL_CONFIG] [--rows N] [--strict]``: the findings of :func:`promptkit.lint.lint`."""
+"""``promptkit lint DATASET_CONFIG [--model MODEL_CONFIG] [--rows N] [--strict]``: the findings of :func:`promptkit.linting.lint`."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from promptkit.cli.examples import with_examples
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError
 from promptkit.frontends.opencompass import load_datasets, load_models
-from promptkit.lint import DEFAULT_ROWS, Finding, lint
+from promptkit.linting import DEFAULT_ROWS, Finding, lint
 from promptkit.meta_templates import Model
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
-    sub = commands.add_parser(
-        "lint",
-        help="find placeholders that are not columns, unknown labels, answer-junction spaces and other prompt hazards",
-        description="Check a dataset config's templates, and a sample of its rows rendered for a model, for the mistakes that "
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.description = (
+        "Check a dataset config's templates, and a sample of its rows rendered for a model, for the mistakes that "
         "render silently (docs/lint.md lists the checks). Each finding names file:line, the dataset, the row and a fix. "
-        "Exit status 0 unless --strict and a finding is an error or a warning.",
-        **with_examples("lint"),
+        "Exit status 0 unless --strict and a finding is an error or a warning."
     )
     sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`)")
     sub.add_argument(

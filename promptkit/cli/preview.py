@@ -15,7 +15,9 @@ dataset's media policy (root, regular files only, decode limit) in every mode,
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -27,14 +29,18 @@ from rich.rule import Rule
 from rich.text import Text
 
 from promptkit.cli._layout import FOLD, LINE, MARKER_STYLE, TOKEN_STYLE, WRAP, Block, lay_out, piece_label, piece_style, visible, wrap
-from promptkit.errors import PromptkitError
+from promptkit.cli.arguments import common, load_run, make_renderer, say, terminal_progress
+from promptkit.cli.progress import TerminalProgress
+from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.media import describe_media
-from promptkit.meta_templates import CompletionModel
+from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.spans import Span, find_spans
 from promptkit.parts import Part
+from promptkit.plan.dataset import DatasetSpec
 from promptkit.plan.fitting import TokenSegments
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem, describe_item
 from promptkit.records.record import RenderedPrompt
+from promptkit.render.conversation import load_replies
 from promptkit.render.renderer import Renderer
 from promptkit.tokens.guard import describe_hits
 
@@ -444,3 +450,60 @@ def _parts(parts: Sequence[Mapping[str, Any]], describe: Describe, indent: str) 
         else:
             out.append(Text(indent).append(f"{part.modality} ", style="bold yellow").append(describe(part.modality, part.url or "")))
     return out
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    common(parser)
+    parser.add_argument("--index", type=int, default=0, metavar="N", help="first test row to show (default 0)")
+    parser.add_argument("--count", type=int, default=1, metavar="K", help="how many rows to show (default 1)")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour output; auto (the default): when stdout is a terminal and NO_COLOR is not set",
+    )
+    parser.add_argument("--full", action="store_true", help="show every shot in full (default: a shot of several lines folded to one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Show the rendered prompts of the chosen rows, each for every model in turn."""
+    console = make_console(use_color(args.color, sys.stdout))
+    replies = load_replies(args.replies) if args.replies else None
+    if args.count < 1:
+        raise ConfigError(f"--count must be at least 1 (got {args.count})")
+    failed = 0
+    progress = terminal_progress(args, transient=True)
+    datasets, models = load_run(args)
+    for dataset in datasets:
+        try:
+            _preview_dataset(args, dataset, models, replies, console, progress)
+        except DatasetError as error:  # a dataset whose rows cannot be read: reported, and the others still shown
+            if args.debug:
+                raise
+            say(f"promptkit: error: {error}")
+            failed += 1
+    return 1 if failed else 0
+
+
+def _preview_dataset(
+    args: argparse.Namespace,
+    dataset: DatasetSpec,
+    models: list[Model | None],
+    replies: dict[int, list[str]] | None,
+    console: Console,
+    progress: TerminalProgress | None,
+) -> None:
+    """The dataset's rows, each shown for every model in turn (so that the models' inputs for one row sit together)."""
+    # Without replies, an 'every' dialogue shows its first turn (the preview says the rest needs --replies).
+    renderers = [make_renderer(dataset, model, args, replies if replies is not None else {}, progress) for model in models]
+    total = len(renderers[0])
+    if not 0 <= args.index < total:
+        raise ConfigError(
+            f"--index {args.index} is out of range: the test split has {total} rows (0 to {total - 1})",
+            config=args.dataset_config,
+            dataset=dataset.abbr,
+        )
+    stop = min(args.index + args.count, total)
+    for renderer in renderers:
+        renderer.prepare()  # shots picked, with their progress, before the preview is drawn
+    show(renderers, range(args.index, stop), Preview(Path(args.dataset_config), full=args.full), console)

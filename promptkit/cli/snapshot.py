@@ -12,17 +12,14 @@ from promptkit.diff import report_text
 from promptkit.diff.text import summary
 from promptkit.snapshots import Snapshot, check_snapshot, write_snapshot
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
-    sub = commands.add_parser(
-        "snapshot",
-        help="pin the prompts of configs in a folder, and check them later (exit 1 with the diff when one changed)",
-        description="`write` renders every prompt of the dataset configs for each model and pins the records (with their "
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.description = (
+        "`write` renders every prompt of the dataset configs for each model and pins the records (with their "
         "spans, fingerprints and provenance) in DIR; `check` renders them again and compares: exit 1 with the diff of "
-        "`promptkit diff` when a prompt or its record changed, 0 when all match.",
-        **with_examples("snapshot"),
+        "`promptkit diff` when a prompt or its record changed, 0 when all match."
     )
     actions = sub.add_subparsers(dest="action", required=True, metavar="{write,check}")
     write = actions.add_parser("write", help="render the configs and pin their records in DIR", **with_examples("snapshot"))

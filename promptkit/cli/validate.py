@@ -3,27 +3,18 @@
 Prints one line per broken rule (``file:line: field: rule (got …)``) and a
 summary.  Exit status 1 when a record is bad, unless ``--allow-bad``: then the
 bad records are reported and counted, and the status is 0.
-
-Also: a data file given to ``preview``/``render`` with ``--format`` is read as
-a dataset of that format with its default templates (:func:`file_dataset`).
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from promptkit.cli.examples import with_examples
 from promptkit.formats import FORMATS, validate_file
-from promptkit.frontends.opencompass import DatasetSpec, build_dataset
 
-__all__ = ["add_parser", "file_dataset", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse keeps this type private
-    validate = commands.add_parser(
-        "validate", help="check every record of a data file against its format; report each broken rule", **with_examples("validate")
-    )
+def add_arguments(validate: argparse.ArgumentParser) -> None:
     validate.add_argument("file", help="a .jsonl data file")
     validate.add_argument("--format", required=True, choices=sorted(FORMATS), help="the file's dataset format")
     validate.add_argument("--allow-bad", action="store_true", help="report bad records but exit 0 (loaders skip them with allow_bad=True)")
@@ -40,8 +31,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"--allow-bad: {report.total - len(report.bad_lines)} good record(s) kept, {len(report.bad_lines)} bad record(s) skipped")
         return 0
     return 1
-
-
-def file_dataset(path: str, format: str) -> DatasetSpec:
-    """A data file of ``format`` as a dataset with the format's default templates."""
-    return build_dataset(dict(abbr=Path(path).stem, type=FORMATS[format], path=str(Path(path).resolve())))

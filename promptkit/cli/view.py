@@ -11,8 +11,7 @@ from pathlib import Path
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
 from promptkit.cli._output import AtomicFile
-from promptkit.cli.examples import with_examples
-from promptkit.cli.validate import file_dataset
+from promptkit.cli.arguments import file_dataset, parse_indices
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import tracked
 from promptkit.errors import ConfigError, PromptkitError
@@ -24,18 +23,15 @@ from promptkit.render.renderer import Renderer
 from promptkit.tokens.counters import HFTokenizer
 from promptkit.view import HtmlView
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private generic
-    sub = commands.add_parser(
-        "view",
-        help="write the prompts of datasets x models as one HTML page to open in a browser",
-        description="Render every prompt of the dataset configs for each model and write one self-contained HTML file "
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.description = (
+        "Render every prompt of the dataset configs for each model and write one self-contained HTML file "
         "(no network, nothing loaded from elsewhere): the PromptList with roles and sections, the final input with "
         "each piece coloured (system, shots and their answers, history, query, answer slot, the model's wrapper), "
         "control tokens and invisible characters marked, media as thumbnails, gold answers, token counts with a "
-        "tokenizer, models side by side, search and filters, and each prompt's render record.",
-        **with_examples("view"),
+        "tokenizer, models side by side, search and filters, and each prompt's render record."
     )
     sub.add_argument("dataset_configs", nargs="+", metavar="DATASET_CONFIG", help="dataset config files (each defines `datasets = [...]`)")
     sub.add_argument("--out", required=True, metavar="FILE.html", help="the HTML file to write (replaced in full, or left as it was)")
@@ -66,7 +62,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from promptkit.cli.main import parse_indices
 
     datasets = _datasets(args)
     models: list[Model | None] = [model for path in args.models for model in load_models(path)] if args.models else [None]

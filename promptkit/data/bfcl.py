@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from promptkit.data.loaders import JsonlDataset, Row, Splits, _resolve
+from promptkit.data.loaders import JsonlDataset, Splits, _resolve
 from promptkit.errors import ConfigError, DatasetError
 
 __all__ = ["BFCLDataset", "category_of", "is_multi_turn", "language_docs"]
@@ -112,7 +112,7 @@ class BFCLDataset(JsonlDataset):
         """The rows, read at once: multi-turn entries are completed from their classes' files."""
         return self.load(base_dir)
 
-    def _entry(self, row: Row, index: int, docs: dict[str, list[dict[str, Any]]], base_dir: Path | None) -> Row:
+    def _entry(self, row: dict[str, Any], index: int, docs: dict[str, list[dict[str, Any]]], base_dir: Path | None) -> dict[str, Any]:
         if "relevance" in category_of(row.get("id")) and "ground_truth" not in row:
             # BFCL's relevance categories have no answers (AISBench gives them a placeholder): an empty one.
             return {**row, "ground_truth": []}

@@ -46,7 +46,6 @@ CIRCULAR_MODES = ("rotations", "all", "shuffle")
 QID_COLUMN = "qid"
 PATTERN_COLUMN = "circular_pattern"
 
-Row = dict[str, Any]
 Pattern = tuple[str, ...]
 
 
@@ -131,9 +130,9 @@ class Circular:
             drawn[tuple(order)] = None
         return list(drawn)
 
-    def expand(self, rows: Sequence[Mapping[str, Any]], split: str | None = None) -> list[Row]:
+    def expand(self, rows: Sequence[Mapping[str, Any]], split: str | None = None) -> list[dict[str, Any]]:
         """Every row once per pattern, in row order (a row's patterns together)."""
-        out: list[Row] = []
+        out: list[dict[str, Any]] = []
         options, labels = self.options, self.label_names
         for qid, row in enumerate(rows):
             missing = [column for column in (*options, self.answer) if column not in row]

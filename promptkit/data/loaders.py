@@ -23,7 +23,6 @@ from promptkit.errors import ConfigError, DatasetError
 
 __all__ = ["JsonlDataset", "RowsDataset", "Splits", "json_lines", "read_file", "read_rows", "read_splits", "stream_files", "stream_path"]
 
-Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -33,15 +32,15 @@ class Splits:
     ``schemas`` holds, by split name, the columns a split's file declares (a CSV header, a Parquet schema …).
     """
 
-    by_name: Mapping[str, Sequence[Row]]
-    shared: Sequence[Row] | None = None
+    by_name: Mapping[str, Sequence[dict[str, Any]]]
+    shared: Sequence[dict[str, Any]] | None = None
     schemas: Mapping[str, Schema] = field(default_factory=dict)
 
     def schema(self, split: str) -> Schema | None:
         """The columns the file of ``split`` declares, if its format does."""
         return self.schemas.get(split)
 
-    def get(self, split: str) -> Sequence[Row]:
+    def get(self, split: str) -> Sequence[dict[str, Any]]:
         if self.shared is not None:
             # One file serves as both 'train' and 'test' (OpenCompass's DatasetReader), and as nothing else.
             if split not in ("train", "test"):
@@ -64,7 +63,7 @@ class Splits:
 class RowsDataset:
     """Rows given in code or inline in a config: a list (every split) or a dict of split name -> list."""
 
-    def __init__(self, rows: list[Row] | Mapping[str, list[Row]]) -> None:
+    def __init__(self, rows: list[dict[str, Any]] | Mapping[str, list[dict[str, Any]]]) -> None:
         if isinstance(rows, Mapping):
             for split, split_rows in rows.items():
                 _check_rows(split_rows, f"rows[{split!r}]")
@@ -165,7 +164,7 @@ def stream_path(path: Path, columns: Sequence[str] | None = None) -> Splits:
     return Splits({}, shared=rows, schemas={"train": schema, "test": schema} if schema is not None else {})
 
 
-def read_rows(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> list[Row]:
+def read_rows(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> list[dict[str, Any]]:
     """All rows of a data file (any format of :mod:`promptkit.data.sources`); any bad record is an error naming the file and line."""
     return open_reader(path, columns, progress).read_all()
 
@@ -182,7 +181,7 @@ def read_splits(path: Path, columns: Sequence[str] | None = None, progress: Prog
     )
 
 
-def read_file(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> tuple[list[Row], Schema | None]:
+def read_file(path: Path, columns: Sequence[str] | None = None, progress: Progress | None = None) -> tuple[list[dict[str, Any]], Schema | None]:
     """The rows of one data file and the columns it declares (if its format does)."""
     reader = open_reader(path, columns, progress)
     schema = reader.schema

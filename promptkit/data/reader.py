@@ -12,10 +12,10 @@ from promptkit.data.input_template import InputTemplate
 from promptkit.data.protocol import RowText
 from promptkit.data.sources import Schema
 from promptkit.errors import ConfigError, DatasetError, check_keys
+from promptkit.types import Row
 
 __all__ = ["READER_KEYS", "ReaderConfig"]
 
-Row = Mapping[str, Any]
 
 _KEYS = (
     "input_columns",

@@ -35,12 +35,11 @@ from promptkit.errors import DatasetError
 
 __all__ = ["FileRows"]
 
-Row = dict[str, Any]
 # The most consecutive rows read in one piece.
 _BLOCK_ROWS = 1024
 
 
-class FileRows(Sequence[Row]):
+class FileRows(Sequence[dict[str, Any]]):
     """The rows of one data file (any format of :mod:`promptkit.data.sources`), read lazily (see the module docstring)."""
 
     def __init__(self, path: Path, columns: Sequence[str] | None = None, span: range | None = None) -> None:
@@ -52,8 +51,8 @@ class FileRows(Sequence[Row]):
         self._seekable = self._lines and compression_of(path) is None
         self._index: LineIndex | None = None
         self._count: int | None = None
-        self._all: list[Row] | None = None
-        self._group: tuple[int, int, list[Row]] | None = None  # (first row, end, rows) of the last Parquet row group read
+        self._all: list[dict[str, Any]] | None = None
+        self._group: tuple[int, int, list[dict[str, Any]]] | None = None  # (first row, end, rows) of the last Parquet row group read
 
     @property
     def random_access(self) -> bool:
@@ -83,12 +82,12 @@ class FileRows(Sequence[Row]):
             self._index = LineIndex.of(self.path)
         return self._index
 
-    def _base_rows(self) -> Iterator[Row]:
+    def _base_rows(self) -> Iterator[dict[str, Any]]:
         if self._all is not None:
             return iter(self._all)
         return self._json_lines() if self._lines else self._reader.iter_rows()
 
-    def _json_lines(self) -> Iterator[Row]:
+    def _json_lines(self) -> Iterator[dict[str, Any]]:
         """Each row of a JSON Lines file, plain or compressed, as its line is read."""
         with open_binary(self.path) as (data, raw):
             failures = decompression_errors() if data is not raw else ()
@@ -104,7 +103,7 @@ class FileRows(Sequence[Row]):
             except failures as error:
                 raise describe(error, self.path) from None
 
-    def _parse(self, line: bytes, number: int, row: int) -> Row:
+    def _parse(self, line: bytes, number: int, row: int) -> dict[str, Any]:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -122,7 +121,7 @@ class FileRows(Sequence[Row]):
             raise DatasetError(f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row)
         return value
 
-    def _base_item(self, row: int) -> Row:
+    def _base_item(self, row: int) -> dict[str, Any]:
         if self._seekable:
             index = self._line_index()
             offset, length = index.span(row)
@@ -134,7 +133,7 @@ class FileRows(Sequence[Row]):
             self._all = list(self._base_rows())
         return self._all[row]
 
-    def _block(self, span: range) -> Iterator[Row]:
+    def _block(self, span: range) -> Iterator[dict[str, Any]]:
         """Consecutive rows of a plain JSON Lines file, read from disk in pieces of up to :data:`_BLOCK_ROWS` rows."""
         index = self._line_index()
         with self.path.open("rb") as handle:
@@ -145,7 +144,7 @@ class FileRows(Sequence[Row]):
                 for row, (offset, length, line) in enumerate(spans, start=start):
                     yield self._parse(block[offset - first : offset - first + length], line, row)
 
-    def _parquet_item(self, row: int) -> Row:
+    def _parquet_item(self, row: int) -> dict[str, Any]:
         group = self._group
         if group is None or not group[0] <= row < group[1]:
             assert isinstance(self._reader, ParquetReader)
@@ -165,12 +164,12 @@ class FileRows(Sequence[Row]):
     def __len__(self) -> int:
         return len(self._range())
 
-    def __iter__(self) -> Iterator[Row]:
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         if self._span is None:
             return self._base_rows()
         return self._spanned(self._span)
 
-    def _spanned(self, span: range) -> Iterator[Row]:
+    def _spanned(self, span: range) -> Iterator[dict[str, Any]]:
         if self._seekable and span.step == 1 and len(span) > 0:
             yield from self._block(span)
             return
@@ -185,10 +184,10 @@ class FileRows(Sequence[Row]):
                 return
 
     @overload
-    def __getitem__(self, item: int) -> Row: ...
+    def __getitem__(self, item: int) -> dict[str, Any]: ...
     @overload
     def __getitem__(self, item: slice) -> FileRows: ...
-    def __getitem__(self, item: int | slice) -> Row | FileRows:
+    def __getitem__(self, item: int | slice) -> dict[str, Any] | FileRows:
         rows = self._range()
         if isinstance(item, slice):
             view = FileRows.__new__(FileRows)

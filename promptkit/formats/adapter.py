@@ -27,11 +27,10 @@ from promptkit.formats.base import blanked, check_calib_blank, choice_columns
 
 __all__ = ["AdapterDataset", "multiple_choice_columns"]
 
-Row = dict[str, Any]
 Record = Mapping[str, Any]
 
 
-def multiple_choice_columns(row: Row) -> Row:
+def multiple_choice_columns(row: dict[str, Any]) -> dict[str, Any]:
     """``row`` with ``options``/``choices``/``letters`` derived when its ``choices`` is a list of option texts."""
     choices = row.get("choices")
     if not isinstance(choices, (list, tuple)):
@@ -73,10 +72,10 @@ class AdapterDataset:
             return Splits({str(split): self._rows(p, base_dir) for split, p in self.path.items()})
         return Splits({}, shared=self._rows(self.path, base_dir))
 
-    def _rows(self, path: str | Path, base_dir: Path | None) -> list[Row]:
+    def _rows(self, path: str | Path, base_dir: Path | None) -> list[dict[str, Any]]:
         return [self._row(record, number, str(path)) for number, record in enumerate(read_rows(_resolve(path, base_dir)), start=1)]
 
-    def _row(self, record: Record, number: int, file: str) -> Row:
+    def _row(self, record: Record, number: int, file: str) -> dict[str, Any]:
         if self.record_to_row is None:
             return multiple_choice_columns(dict(record))
         try:
@@ -90,7 +89,7 @@ class AdapterDataset:
         except DatasetError as error:
             raise error.add_context(file=file, row=number - 1) from None
 
-    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
+    def calib_row(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
         """The row's calibration form (``calib_blank`` columns emptied), or ``None`` without ``calib_blank``."""
         return blanked(row, self.calib_blank) if self.calib_blank is not None else None
 

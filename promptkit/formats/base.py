@@ -46,7 +46,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-Row = dict[str, Any]
 T = TypeVar("T")
 
 #: The split holding every row's embedded few-shot examples.
@@ -60,9 +59,9 @@ class RecordFormat:
     name: str
     adapter: TypeAdapter[Any]  # compiled once, when the format's module is imported
     #: A validated record → (row, its embedded few-shot examples, validated).
-    to_row: Callable[[Any], tuple[Row, Sequence[BaseModel]]]
+    to_row: Callable[[Any], tuple[dict[str, Any], Sequence[BaseModel]]]
     #: A validated few-shot example → its row in the ``few_shot`` split.
-    shot_to_row: Callable[[Any], Row] | None = None
+    shot_to_row: Callable[[Any], dict[str, Any]] | None = None
     #: What a record contributes to rules across the file (e.g. its ``task_id``), and those rules over (line, value) pairs.
     file_key: Callable[[Any], Any] | None = None
     file_rules: Callable[[str, Sequence[tuple[int, Any]]], list[Violation]] | None = None
@@ -171,7 +170,7 @@ def check_calib_blank(calib_blank: Any) -> tuple[str, ...] | None:
     return tuple(calib_blank)
 
 
-def blanked(row: Mapping[str, Any], columns: Sequence[str]) -> Row:
+def blanked(row: Mapping[str, Any], columns: Sequence[str]) -> dict[str, Any]:
     """The calibration form of ``row``: ``columns`` emptied (``question`` also empties the last user message's text)."""
     out = dict(row)
     for column in columns:
@@ -205,7 +204,7 @@ class FormatDataset(ABC):
 
     #: The format's name: its module in ``promptkit.formats`` and its ``--format`` value.
     format_name: ClassVar[str]
-    #: Row columns a chat request carries next to its messages (``promptkit render`` records).
+    #: dict[str, Any] columns a chat request carries next to its messages (``promptkit render`` records).
     request_columns: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, path: str | Mapping[str, str], allow_bad: bool = False, calib_blank: Sequence[str] | None = None) -> None:
@@ -231,11 +230,11 @@ class FormatDataset(ABC):
 
     def load(self, base_dir: Path | None = None) -> Splits:
         # Identical few-shot examples (common: one set for a whole file) become one row of the few_shot split.
-        shot_rows: dict[str, Row] = {}
-        pool: list[Row] = []
+        shot_rows: dict[str, dict[str, Any]] = {}
+        pool: list[dict[str, Any]] = []
         shot_ids: dict[str, int] = {}
         files = self.path.items() if isinstance(self.path, Mapping) else [("test", self.path)]
-        by_name: dict[str, list[Row]] = {}
+        by_name: dict[str, list[dict[str, Any]]] = {}
         for split, file in files:
             rows = []
             for row, keys in self._good_rows(_resolve(file, base_dir), shot_rows):
@@ -253,14 +252,14 @@ class FormatDataset(ABC):
         by_name[FEW_SHOT_SPLIT] = pool
         return Splits(by_name)
 
-    def _good_rows(self, path: Path, shot_rows: dict[str, Row]) -> list[tuple[Row, list[str]]]:
+    def _good_rows(self, path: Path, shot_rows: dict[str, dict[str, Any]]) -> list[tuple[dict[str, Any], list[str]]]:
         """Each good record's row and the keys of its few-shot examples (whose rows go into ``shot_rows``)."""
         shown = str(path)
         if path.suffix.lower() != ".jsonl":
             raise DatasetError(f"a {self.format.name} dataset is a JSON Lines file (.jsonl), one record per line", file=shown)
         shot_to_row = self.format.shot_to_row
 
-        def convert(record: Any) -> tuple[Row, list[str]]:
+        def convert(record: Any) -> tuple[dict[str, Any], list[str]]:
             row, shots = self.format.to_row(record)
             keys = []
             for shot in shots:
@@ -281,7 +280,7 @@ class FormatDataset(ABC):
             logger.warning("skipping bad records (allow_bad=True):\n%s", report.describe(limit=len(report.violations)))
         return [converted for _, converted in records]
 
-    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
+    def calib_row(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
         """The row to render as its calibration (unconditioned) prompt, or ``None`` for no ``calib`` record.
 
         With ``calib_blank`` the named columns are emptied (``question`` also

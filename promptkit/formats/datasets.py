@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from promptkit.formats.base import FormatDataset, Row, last_user_text
+from promptkit.formats.base import FormatDataset, last_user_text
 
 __all__ = ["StandardSampleDataset", "TaskSpecDataset", "XpertFormatDataset"]
 
@@ -43,7 +43,7 @@ class StandardSampleDataset(FormatDataset):
     def default_config(self) -> dict[str, Any]:
         return {**_messages_config(), "tools": dict(column="tools", choice_column="tool_choice")}
 
-    def calib_row(self, row: Mapping[str, Any]) -> Row | None:
+    def calib_row(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
         unconditioned = row.get("unconditioned_input")
         if unconditioned is None:
             return super().calib_row(row)

@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import RecordFormat, Row, choice_columns, last_user_text, message_text
+from promptkit.formats.base import RecordFormat, choice_columns, last_user_text, message_text
 
 __all__ = ["FORMAT", "Sample"]
 
@@ -282,7 +282,7 @@ def _history(messages: list[dict[str, Any]]) -> list[dict[str, str]]:
     return [{"role": m["role"], "content": message_text(m)} for m in messages[:last_user] if m["role"] in ("user", "assistant")]
 
 
-def _shot_row(shot: FewShotItem) -> Row:
+def _shot_row(shot: FewShotItem) -> dict[str, Any]:
     messages = [dump_message(m) for m in shot.messages]
     return {
         "messages": messages,
@@ -296,10 +296,10 @@ def _shot_row(shot: FewShotItem) -> Row:
     }
 
 
-def _to_row(sample: Sample) -> tuple[Row, list[FewShotItem]]:
+def _to_row(sample: Sample) -> tuple[dict[str, Any], list[FewShotItem]]:
     messages = [dump_message(m) for m in sample.messages]
     unconditioned = [dump_message(m) for m in sample.unconditioned_input] if sample.unconditioned_input is not None else None
-    row: Row = {
+    row: dict[str, Any] = {
         "id": sample.id,
         "schema_version": sample.schema_version,
         "task_type": sample.task_type,

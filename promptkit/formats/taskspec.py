@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import RecordFormat, Row
+from promptkit.formats.base import RecordFormat
 from promptkit.formats.report import Violation, show
 
 __all__ = ["FORMAT", "TaskSpec"]
@@ -98,8 +98,8 @@ class TaskSpec(_Strict):
         return self
 
 
-def _to_row(task: TaskSpec) -> tuple[Row, list[TaskExample]]:
-    row: Row = {
+def _to_row(task: TaskSpec) -> tuple[dict[str, Any], list[TaskExample]]:
+    row: dict[str, Any] = {
         "id": task.task_id,
         "task_id": task.task_id,
         "category": task.category,
@@ -114,7 +114,7 @@ def _to_row(task: TaskSpec) -> tuple[Row, list[TaskExample]]:
     return row, list(task.few_shot_examples)
 
 
-def _shot_row(example: TaskExample) -> Row:
+def _shot_row(example: TaskExample) -> dict[str, Any]:
     return {"question": example.prompt, "prompt": example.prompt, "answer": example.completion, "completion": example.completion}
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from promptkit.formats.base import RecordFormat, Row, choice_columns
+from promptkit.formats.base import RecordFormat, choice_columns
 
 __all__ = ["FORMAT", "XpertRecord"]
 
@@ -105,7 +105,7 @@ class XpertRecord(_Strict):
         return self
 
 
-def _to_row(record: XpertRecord) -> tuple[Row, list[Any]]:
+def _to_row(record: XpertRecord) -> tuple[dict[str, Any], list[Any]]:
     history = [{"role": _ROLES[turn.role], "content": turn.content} for turn in record.history or ()]
     files = [file.model_dump(exclude_none=True) for file in record.files or ()]
     media: dict[str, list[str]] = {"images": [], "audios": [], "videos": []}
@@ -119,7 +119,7 @@ def _to_row(record: XpertRecord) -> tuple[Row, list[Any]]:
     messages.append({"role": "user", "content": parts})
     pairs = [(choice.id, choice.content) for choice in record.choices or ()]
     meta = record.meta.model_dump(exclude_none=True) if record.meta is not None else {}
-    row: Row = {
+    row: dict[str, Any] = {
         "id": record.id,
         "question": record.query,
         "query": record.query,

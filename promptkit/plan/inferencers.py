@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from promptkit.errors import ConfigError, TemplateError
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 from promptkit.templates._bfcl_template import BFCLTemplate
+from promptkit.types import Row
 
 if TYPE_CHECKING:
     from promptkit.data.reader import ReaderConfig
@@ -58,7 +59,6 @@ __all__ = [
 #: How the turns of a dialogue become prompts (AISBench's and OpenCompass's ``infer_mode``).
 INFER_MODES = ("every", "every_with_gt", "last")
 
-Row = Mapping[str, Any]
 
 
 class Inferencer:

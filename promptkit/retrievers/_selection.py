@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._leakage import NO_LEAKS, LeakageGuard, Leaks
+from promptkit.types import Row
 
 if TYPE_CHECKING:
     import numpy as np  # imported where used: `import promptkit` reads no numpy
@@ -31,7 +32,6 @@ __all__ = ["BoundSelection", "Selection"]
 
 logger = logging.getLogger("promptkit.retrievers")
 
-Row = Mapping[str, Any]
 
 #: How many ranked candidates label balancing and MMR look at per shot wanted.
 CANDIDATES_PER_SHOT = 20

@@ -31,6 +31,7 @@ from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank
 from promptkit.retrievers.topk import TopkRetriever
+from promptkit.types import Row
 
 if TYPE_CHECKING:
     import numpy as np  # imported where used: `import promptkit` reads no numpy
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["CandidatePrompts", "MDLRetriever", "PoolPrompts", "Scorer", "render_candidates_with"]
 
 Scorer = Callable[[str, list[str]], Sequence[float]]
-Row = Mapping[str, Any]
 
 
 class PoolPrompts(Protocol):

@@ -18,13 +18,13 @@ from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import Selection
 from promptkit.retrievers.base import Retriever
+from promptkit.types import Row
 
 if TYPE_CHECKING:
     pass  # imported where used: `import promptkit` reads no numpy
 
 __all__ = ["RandomRetriever"]
 
-Row = Mapping[str, Any]
 #: (candidates, test index, test row, reader, how many are wanted) -> that many positions (or all), in random order
 Draw = Callable[[int, int, Row, ReaderConfig, int], list[int]]
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from promptkit import Renderer, load_datasets, load_models
-from promptkit.cli.main import main, parse_indices
+from promptkit.cli.arguments import parse_indices
+from promptkit.cli.main import main
 
 DATASET = """
 from promptkit import PromptTemplate, FixKRetriever, GenInferencer, PPLInferencer, JsonlDataset

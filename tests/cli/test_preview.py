@@ -20,7 +20,7 @@ import pytest
 
 import promptkit
 from promptkit.cli.examples import EXAMPLES
-from promptkit.cli.main import _parser, main
+from promptkit.cli.main import build_parser, main
 from promptkit.cli.preview import use_color
 
 ROOT = Path(__file__).parents[2]
@@ -238,7 +238,7 @@ def test_version(capsys):
 
 def commands() -> list[str]:
     """Every command of the parser (argparse keeps the subparsers' type private; it is how a parser lists them)."""
-    subparsers = next(action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction))
+    subparsers = next(action for action in build_parser()._actions if isinstance(action, argparse._SubParsersAction))
     return sorted(subparsers.choices)
 
 
@@ -261,7 +261,7 @@ EXAMPLE_LINES = [(command, example) for command, each in EXAMPLES.items() for _,
 def test_every_example_parses(command, example):
     """Each example is a valid command line: its arguments parse, and the files it names exist in the checkout."""
     words = shlex.split(example.split(" | ")[0])[1:]
-    args = _parser().parse_args(words)
+    args = build_parser().parse_args(words)
     assert args.command == command or command == "promptkit"
     for word in words:
         if word.startswith("configs/"):

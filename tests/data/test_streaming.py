@@ -184,7 +184,7 @@ def test_zero_and_fixk_stream_other_retrievers_read_the_split(tmp_path: Path) ->
         prompts = [p.to_record() for p in renderer]
         assert renderer.streaming is streams
         assert isinstance(renderer.test_rows, FileRows) is streams
-        assert ("ice_indices" in vars(renderer)) is not streams
+        assert ("ice_indices" in vars(renderer.rows)) is not streams
         in_memory = {key: value for key, value in qa(path, retriever).items() if key != "path"}
         assert prompts == [p.to_record() for p in Renderer(build_dataset({**in_memory, "type": "RowsDataset", "rows": ROWS}))]
         assert prompts == [p.to_record() for p in Renderer(spec).prompts([*range(10)])]

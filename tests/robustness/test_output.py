@@ -369,7 +369,7 @@ def test_an_unexpected_exception_is_one_line(run_dir, monkeypatch, capsys):
     def broken(args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("promptkit.cli.main._render", broken)
+    monkeypatch.setattr("promptkit.cli.render.run", broken)
     assert main(["render", str(run_dir / "ds.py")]) == 1
     assert capsys.readouterr().err == "promptkit: error: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
     with pytest.raises(RuntimeError, match="boom"):
@@ -382,7 +382,7 @@ def test_an_os_error_on_a_named_file_is_one_line(run_dir, monkeypatch, capsys):
     def denied(args):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/data/images/cat.png")
 
-    monkeypatch.setattr("promptkit.cli.main._render", denied)
+    monkeypatch.setattr("promptkit.cli.render.run", denied)
     assert main(["render", str(run_dir / "ds.py")]) == 1
     assert capsys.readouterr().err == "promptkit: error: file /data/images/cat.png: Permission denied\n"
 

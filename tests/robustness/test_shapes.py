@@ -214,7 +214,7 @@ def test_prompt_over_the_limit_is_marked(make_renderer, caplog):
         ),
         model=dict(abbr="m", type="CompletionModel", max_seq_len=3, token_counter="whitespace"),
     )
-    with caplog.at_level(logging.WARNING, logger="promptkit.render.renderer"):
+    with caplog.at_level(logging.WARNING, logger="promptkit.render"):
         records = [prompt.to_record() for prompt in renderer]
     assert [(r["prompt"], r["ice_idx"], r["truncated"], r.get("over_limit")) for r in records] == [
         ("\nQ: one two three", [], True, True),
@@ -275,7 +275,7 @@ def test_warning_names_the_first_five_rows(make_renderer, caplog):
         dict(prompt_template=dict(type="PromptTemplate", template="{question}"), retriever=dict(type="ZeroRetriever"), inferencer=dict(type="GenInferencer")),
         model=dict(abbr="m", type="CompletionModel", max_seq_len=2, token_counter="whitespace"),
     )
-    with caplog.at_level(logging.WARNING, logger="promptkit.render.renderer"):
+    with caplog.at_level(logging.WARNING, logger="promptkit.render"):
         assert all(prompt.over_limit for prompt in renderer)
     assert [record.getMessage() for record in caplog.records] == [
         "dataset 'demo', model 'm': 7 row(s) have a prompt longer than max_seq_len=2 tokens with no shot left to drop "

@@ -42,8 +42,7 @@ _DEFAULT_CACHE = Path("~/.cache/opencompass")
 #: The default of a keyword ``load()`` cannot do without.
 REQUIRED: Any = object()
 
-Row = dict[str, Any]
-Rows = list[Row]
+Rows = list[dict[str, Any]]
 SplitRows = dict[str, Rows]
 
 

@@ -23,17 +23,16 @@ from typing import Any
 
 __all__ = ["from_list", "from_columns", "unify"]
 
-Row = dict[str, Any]
 
 
-def from_list(rows: Sequence[Mapping[str, Any]]) -> list[Row]:
+def from_list(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """``Dataset.from_list(rows)`` read back: columns from the first row, types unified per column."""
     if not rows:
         return []
     return from_columns(list(rows[0]), rows, sort_keys=True)
 
 
-def from_columns(columns: Sequence[str], rows: Sequence[Mapping[str, Any]], sort_keys: bool) -> list[Row]:
+def from_columns(columns: Sequence[str], rows: Sequence[Mapping[str, Any]], sort_keys: bool) -> list[dict[str, Any]]:
     """The rows with exactly ``columns`` (missing ones ``None``), each column's values unified."""
     unified = {name: unify([row.get(name) for row in rows], sort_keys) for name in columns}
     return [{name: unified[name][index] for name in columns} for index in range(len(rows))]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.data.progress import task
-from promptkit.data.sources.base import FileReader, Row, Schema
+from promptkit.data.sources.base import FileReader, Schema
 from promptkit.errors import DatasetError, require
 
 __all__ = ["ArrowReader", "ParquetReader"]
@@ -57,7 +57,7 @@ class ParquetReader(FileReader):
         metadata = self._file().metadata
         return [metadata.row_group(group).num_rows for group in range(metadata.num_row_groups)]
 
-    def read_row_group(self, group: int, first_row: int) -> list[Row]:
+    def read_row_group(self, group: int, first_row: int) -> list[dict[str, Any]]:
         """The rows of one row group; ``first_row`` (its first row's number) is for the message if it cannot be read."""
         pyarrow = _pyarrow(self.path)
         try:
@@ -65,7 +65,7 @@ class ParquetReader(FileReader):
         except (pyarrow.ArrowException, OSError) as error:
             raise _unreadable(self.kind, self.path, error, f" (row group {group}, from row {first_row})").add_context(row=first_row) from None
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         pyarrow = _pyarrow(self.path)
         file = self._file()
         row = 0
@@ -103,7 +103,7 @@ class ArrowReader(FileReader):
     def schema(self) -> Schema:
         return Schema(str(self.path), "the Arrow schema", tuple(self._open().schema.names))
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         pyarrow = _pyarrow(self.path)
         reader = self._open()
         random_access = hasattr(reader, "num_record_batches")

@@ -20,7 +20,6 @@ from promptkit.data.progress import Progress
 
 __all__ = ["FileReader", "RowReader", "Schema"]
 
-Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -43,11 +42,11 @@ class RowReader(Protocol):
         """The columns the file declares before its rows, if the format has them."""
         ...
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         """The rows in file order, read as they are asked for; a bad record is an error naming the file and line or row."""
         ...
 
-    def read_all(self) -> list[Row]:
+    def read_all(self) -> list[dict[str, Any]]:
         """Every row."""
         ...
 
@@ -67,10 +66,10 @@ class FileReader(ABC):
         return None
 
     @abstractmethod
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         """The rows in file order (see :class:`RowReader`)."""
 
-    def read_all(self) -> list[Row]:
+    def read_all(self) -> list[dict[str, Any]]:
         return list(self.iter_rows())
 
     def __repr__(self) -> str:

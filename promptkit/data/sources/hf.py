@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.data.progress import task
-from promptkit.data.sources.base import FileReader, Row, Schema
+from promptkit.data.sources.base import FileReader, Schema
 from promptkit.errors import DatasetError, require
 
 __all__ = ["SavedDatasetReader", "is_saved_dataset", "saved_splits"]
@@ -66,7 +66,7 @@ class SavedDatasetReader(FileReader):
     def schema(self) -> Schema:
         return Schema(str(self.path), "the dataset's features", tuple(self._dataset().column_names))
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         dataset = self._dataset()
         if not hasattr(dataset, "column_names") or isinstance(dataset.column_names, dict):
             raise DatasetError("the folder holds a DatasetDict; give the folder itself as the dataset's path, for its splits", file=str(self.path))

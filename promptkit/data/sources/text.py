@@ -13,10 +13,10 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from promptkit.data.progress import Progress, task
-from promptkit.data.sources.base import FileReader, Row, Schema
+from promptkit.data.sources.base import FileReader, Schema
 from promptkit.data.sources.compression import decompression_errors, describe, open_binary
 from promptkit.errors import DatasetError
 
@@ -116,7 +116,7 @@ class JsonLinesReader(_TextReader):
 
     kind = "JSON Lines"
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         bad: list[tuple[int, str]] = []
         loads, raw_decode = json.loads, json.JSONDecoder().raw_decode
         for first, lines in self._blocks():
@@ -153,7 +153,7 @@ class JsonReader(_TextReader):
 
     kind = "JSON"
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         text = "".join(line for _, line in self._lines())
         try:
             data = json.loads(text)
@@ -181,7 +181,7 @@ class CsvReader(_TextReader):
             first = next(csv.reader(_split(_decode(data.readline(), self.path, 1, 0))), [])
         return Schema(str(self.path), "the CSV header (the file's first line)", tuple(first))
 
-    def iter_rows(self) -> Iterator[Row]:
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
         records = csv.reader(line for _, text in self._lines() for line in _split(text))
         try:
             header = self.columns if self.columns is not None else tuple(next(records, []))

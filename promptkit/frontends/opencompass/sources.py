@@ -47,7 +47,6 @@ _ENGINE_NAMES = {"opencompass": "OpenCompass", "ais_bench": "AISBench"}
 #: The environment variables the engines read their data folder from.
 _DATA_ROOT_ENVS = (DATA_ROOT_ENV, "AIS_BENCH_DATASETS_CACHE")
 
-Row = dict[str, Any]
 _Value = TypeVar("_Value")
 
 
@@ -244,7 +243,7 @@ def _engine(foreign: Foreign) -> str:
     return _ENGINE_NAMES[foreign.module.split(".")[0]]
 
 
-def _rows(loaded: Any, foreign: Foreign) -> list[Row]:
+def _rows(loaded: Any, foreign: Foreign) -> list[dict[str, Any]]:
     """A ``datasets.Dataset`` (or a list of dicts) as rows."""
     rows = loaded.to_list() if hasattr(loaded, "to_list") else loaded
     if not isinstance(rows, list) or not all(isinstance(row, Mapping) for row in rows):

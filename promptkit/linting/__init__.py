@@ -19,8 +19,8 @@ row when it came from one, and a fix.  The checks are listed in
 from __future__ import annotations
 
 from promptkit.frontends.opencompass.loader import DatasetSpec
-from promptkit.lint.checks import CHECKS, DEFAULT_ROWS, Lint
-from promptkit.lint.finding import SEVERITIES, Finding
+from promptkit.linting.checks import CHECKS, DEFAULT_ROWS, Lint
+from promptkit.linting.finding import SEVERITIES, Finding
 from promptkit.meta_templates import Model
 
 __all__ = ["CHECKS", "DEFAULT_ROWS", "SEVERITIES", "Finding", "lint"]

@@ -1,4 +1,4 @@
-"""`promptkit lint` and `promptkit.lint`: each hazard of the test config gets exactly its findings, bundled configs lint clean."""
+"""`promptkit lint` and `promptkit.linting`: each hazard of the test config gets exactly its findings, bundled configs lint clean."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ SEVERITIES = ("error", "warning", "note")
 
 @dataclass(frozen=True)
 class Finding:
-    """One finding of :func:`promptkit.lint` (the checks are listed in docs/lint.md)."""
+    """One finding of :func:`promptkit.linting` (the checks are listed in docs/lint.md)."""
 
     check: str
     severity: str

@@ -1,6 +1,6 @@
 """The lint's checks: a dataset config's templates read statically, then a sample of its rows rendered.
 
-Each check is one function that yields :class:`~promptkit.lint.finding.Finding`
+Each check is one function that yields :class:`~promptkit.linting.finding.Finding`
 values through :class:`Lint` (which knows the dataset, the model, the sampled
 rows and where each piece of the config is written).  docs/lint.md lists the
 checks and what each one reports.
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from promptkit.errors import PromptkitError, closest
 from promptkit.frontends.opencompass.loader import DatasetSpec
-from promptkit.lint.finding import Finding
-from promptkit.lint.locate import ConfigSource, Location
+from promptkit.linting.finding import Finding
+from promptkit.linting.locate import ConfigSource, Location
 from promptkit.meta_templates import ChatModel, ChatTemplateModel, CompletionModel, Model
 from promptkit.promptlist import PromptList, RoleItem
 from promptkit.render.renderer import Renderer

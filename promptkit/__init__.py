@@ -50,7 +50,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name is i
         XpertFormatDataset,
         validate_file,
     )
-    from promptkit.frontends.opencompass import build_dataset, build_model, load_datasets, load_models
+    from promptkit.frontends import load_datasets
+    from promptkit.frontends.opencompass import build_dataset, build_model, load_models
     from promptkit.frontends.opencompass.overrides import Overrides
     from promptkit.linting import Finding, lint
     from promptkit.media import MediaPolicy
@@ -122,7 +123,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "promptkit.diff": ("DiffReport", "RecordSet", "diff_records", "prompt_records", "read_records", "report_text"),
     "promptkit.errors": ("ConfigError", "DatasetError", "MetaTemplateError", "MissingDependencyError", "PromptkitError", "RetrieverError", "TemplateError"),
     "promptkit.formats": ("AdapterDataset", "StandardSampleDataset", "TaskSpecDataset", "ValidationReport", "Violation", "XpertFormatDataset", "validate_file"),
-    "promptkit.frontends.opencompass": ("build_dataset", "build_model", "load_datasets", "load_models"),
+    "promptkit.frontends": ("load_datasets",),
+    "promptkit.frontends.opencompass": ("build_dataset", "build_model", "load_models"),
     "promptkit.frontends.opencompass.overrides": ("Overrides",),
     "promptkit.linting": ("Finding", "lint"),
     "promptkit.media": ("MediaPolicy",),

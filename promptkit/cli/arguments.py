@@ -15,7 +15,8 @@ from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress
 from promptkit.errors import ConfigError
 from promptkit.formats import FORMATS
-from promptkit.frontends.opencompass import build_dataset, load_datasets, load_models
+from promptkit.frontends import load_datasets
+from promptkit.frontends.opencompass import build_dataset, load_models
 from promptkit.frontends.opencompass.overrides import Overrides, parse_value
 from promptkit.meta_templates import Model
 from promptkit.plan.dataset import DatasetSpec

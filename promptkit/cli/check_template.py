@@ -10,7 +10,8 @@ import argparse
 from collections.abc import Iterator
 
 from promptkit.errors import ConfigError
-from promptkit.frontends.opencompass import load_datasets, load_models
+from promptkit.frontends import load_datasets
+from promptkit.frontends.opencompass import load_models
 from promptkit.meta_templates import CompletionModel, Model
 from promptkit.meta_templates.conformance import Comparison, chat_template_twin, compare
 from promptkit.promptlist import PromptList

@@ -7,7 +7,8 @@ import json
 
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError
-from promptkit.frontends.opencompass import load_datasets, load_models
+from promptkit.frontends import load_datasets
+from promptkit.frontends.opencompass import load_models
 from promptkit.linting import DEFAULT_ROWS, Finding, lint
 from promptkit.meta_templates import Model
 

@@ -16,7 +16,8 @@ from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import tracked
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.formats import FORMATS
-from promptkit.frontends.opencompass import DatasetSpec, load_datasets, load_models
+from promptkit.frontends import load_datasets
+from promptkit.frontends.opencompass import DatasetSpec, load_models
 from promptkit.meta_templates import Model, TokenCounter
 from promptkit.render.conversation import load_replies
 from promptkit.render.renderer import Renderer

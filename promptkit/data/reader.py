@@ -56,6 +56,10 @@ class ReaderConfig:
     test_range: Any = None
     id_column: str | None = None
 
+    def __post_init__(self) -> None:
+        if isinstance(self.input_columns, list):  # a list, as a config writes it, is taken as the tuple it stands for
+            object.__setattr__(self, "input_columns", tuple(self.input_columns))
+
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> ReaderConfig:
         if not isinstance(cfg, Mapping):

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.errors import ConfigError, DatasetError, MetaTemplateError, PromptkitError
-from promptkit.frontends.opencompass import load_datasets, load_models
+from promptkit.frontends import load_datasets
+from promptkit.frontends.opencompass import load_models
 from promptkit.meta_templates import ChatTemplateModel, CompletionModel, Model
 from promptkit.promptlist import PromptList, RoleItem
 from promptkit.records.record import RenderedPrompt

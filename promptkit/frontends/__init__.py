@@ -1,0 +1,126 @@
+"""Front ends: config sources, each compiled to :class:`~promptkit.plan.dataset.DatasetSpec` values.
+
+A front end reads one kind of config — OpenCompass/AISBench config files (:mod:`promptkit.frontends.opencompass`)
+first — and hands every stage below the same values: dataset specs, whose loader, reader, templates, retriever and
+inferencer say what each test row becomes (the plan, :mod:`promptkit.plan`).  Nothing below this package knows which
+front end a spec came from.
+
+:func:`load_datasets` asks each front end in turn whether it reads a source (a file path, or a name such as
+``evalscope:gsm8k``) and loads it with the first that does.  A package adds a front end of its own by registering a
+class implementing :class:`FrontEnd` in the ``promptkit.frontends`` entry-point group (docs/plugins.md); the
+built-in ones are asked first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from promptkit.errors import ConfigError
+from promptkit.frontends.opencompass.loader import load_datasets as load_opencompass
+from promptkit.frontends.opencompass.overrides import Overrides
+from promptkit.frontends.opencompass.sources import RowSource
+from promptkit.plan.dataset import DatasetSpec
+
+__all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "FrontEnd", "OpenCompassConfigs", "SourceOptions", "front_ends", "load_datasets"]
+
+#: The entry-point group third-party front ends register in.
+ENTRY_POINT_GROUP = "promptkit.frontends"
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """What a run adds to a config source: where data lives and what to change (the CLI's ``--data-root``,
+    ``--rows``, ``--set`` and ``--num-fewshot``)."""
+
+    #: The folder a front end's datasets read their data from (OpenCompass's ``$COMPASS_DATA_CACHE``).
+    data_root: Path | None = None
+    #: ``--rows`` as given: one data file for every dataset, or ``SPLIT=FILE`` (a front end may take ``SUBSET:SPLIT=FILE``).
+    rows: tuple[str, ...] = ()
+    #: ``--set KEY=VALUE`` and ``--num-fewshot K``.
+    overrides: Overrides = field(default_factory=Overrides)
+
+
+@runtime_checkable
+class FrontEnd(Protocol):
+    """A config source's reader: whether it reads a source, and the dataset specs it makes of it."""
+
+    @property
+    def name(self) -> str:
+        """The front end's name in messages (``'opencompass'``)."""
+        ...
+
+    def reads(self, source: str) -> bool:
+        """Whether ``source`` (a path, or a name such as ``evalscope:gsm8k``) is this front end's to read."""
+        ...
+
+    def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
+        """Every dataset ``source`` defines, with ``options`` applied."""
+        ...
+
+
+class OpenCompassConfigs:
+    """OpenCompass and AISBench dataset config files: Python files defining ``datasets = [...]``."""
+
+    name = "opencompass"
+
+    def reads(self, source: str) -> bool:
+        return source.endswith(".py")
+
+    def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
+        if len(options.rows) > 1 or any("=" in rows for rows in options.rows):
+            raise ConfigError(
+                f"--rows {' '.join(options.rows)}: an OpenCompass config takes one --rows FILE, which feeds every dataset (each "
+                "keeps its reader_cfg and infer_cfg)"
+            )
+        source_rows = RowSource(data_root=options.data_root, rows=Path(options.rows[0]) if options.rows else None)
+        return load_opencompass(source, data_root=source_rows.data_root, rows=source_rows.rows, overrides=options.overrides)
+
+
+#: The front ends promptkit ships, asked first.
+BUILT_IN: tuple[FrontEnd, ...] = (OpenCompassConfigs(),)
+
+
+def front_ends() -> tuple[FrontEnd, ...]:
+    """The front ends, in the order they are asked: the built-in ones, then those packages register."""
+    return BUILT_IN + _registered()
+
+
+@cache
+def _registered() -> tuple[FrontEnd, ...]:
+    """The front ends installed packages register (entry points are read once, when no built-in one reads a source)."""
+    from importlib.metadata import entry_points  # slow to import: read only for a source no built-in front end reads
+
+    found: list[FrontEnd] = []
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        front_end = point.load()()
+        if not isinstance(front_end, FrontEnd):
+            raise ConfigError(f"entry point {point.name!r} ({point.value}) in group {ENTRY_POINT_GROUP!r} does not implement FrontEnd")
+        found.append(front_end)
+    return tuple(found)
+
+
+def load_datasets(
+    source: str | Path,
+    *,
+    data_root: str | Path | None = None,
+    rows: str | Path | Sequence[str] | None = None,
+    overrides: Overrides | Sequence[str] | None = None,
+) -> list[DatasetSpec]:
+    """Every dataset of a config source, read by the first front end that reads it.
+
+    ``data_root`` is the folder datasets read their data from; ``rows`` a data file that feeds every dataset (or, for
+    front ends that take it, ``SPLIT=FILE`` lines); ``overrides`` the run's ``KEY=VALUE`` edits (or an
+    :class:`~promptkit.frontends.opencompass.overrides.Overrides`), recorded on each spec.
+    """
+    text = str(source)
+    given = () if rows is None else (str(rows),) if isinstance(rows, (str, Path)) else tuple(map(str, rows))
+    options = SourceOptions(None if data_root is None else Path(data_root), given, Overrides.of(overrides))
+    for front_end in (*BUILT_IN, *(() if any(built_in.reads(text) for built_in in BUILT_IN) else _registered())):
+        if front_end.reads(text):
+            return front_end.load(text, options)
+    names = ", ".join(front_end.name for front_end in front_ends())
+    raise ConfigError(f"no front end reads this config source (the front ends: {names}); a dataset config is a .py file", config=text)

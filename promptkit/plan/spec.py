@@ -30,6 +30,9 @@ class _RowGold:
     def __repr__(self) -> str:
         return "ROW_GOLD"
 
+    def __reduce__(self) -> str:
+        return "ROW_GOLD"  # the one marker, by name: a worker's unpickled specs hold the same object
+
 
 #: The answer a spec is scored against when it names none: the test row's answer column.
 ROW_GOLD: Any = _RowGold()

@@ -9,7 +9,7 @@ import pytest
 from promptkit import ConfigError, Renderer, load_datasets
 from promptkit.frontends.opencompass.overrides import Overrides, parse_value
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 STRING = ROOT / "configs" / "datasets" / "string_fewshot_demo" / "string_fewshot_demo_gen.py"
 
 

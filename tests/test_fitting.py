@@ -172,6 +172,7 @@ def test_missing_tokenizer_packages_name_the_extra(monkeypatch, bpe_tokenizer_js
 def test_a_chat_template_that_trims_gets_the_loops_shots():
     """A chat template may trim message text, so the fitter's additive search does not apply: the result is the loop's at every limit."""
     from promptkit import Renderer, build_dataset, build_model
+    from promptkit.plan.spec import PromptSpec
 
     pad = " " * 200
     rows = dict(train=[{"q": f"q{i}", "a": f"a{i}{pad}"} for i in range(4)], test=[{"q": "query", "a": "gold"}])
@@ -185,7 +186,7 @@ def test_a_chat_template_that_trims_gets_the_loops_shots():
     dataset = build_dataset(dict(abbr="fit", type="RowsDataset", rows=rows, reader_cfg=dict(input_columns=["q"], output_column="a"), infer_cfg=infer))
     template = "{% for m in messages %}<{{ m.role }}>{{ m.content | trim }}</{{ m.role }}>{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
     unlimited = Renderer(dataset, build_model(dict(abbr="m", type="HuggingFacewithChatTemplate", chat_template=template)))
-    lengths = [len(unlimited._render_once(unlimited.test_rows[0], [0, 1, 2, 3][:k], None)[1]) for k in range(5)]
+    lengths = [len(unlimited.plan.render(PromptSpec(), unlimited.test_rows[0], [0, 1, 2, 3][:k])[1]) for k in range(5)]
     for limit in range(20, lengths[-1] + 2, 7):
         model = build_model(dict(abbr="m", type="HuggingFacewithChatTemplate", chat_template=template, max_seq_len=limit, token_counter="chars"))
         kept = len(Renderer(dataset, model).render(0)[0].ice_idx)

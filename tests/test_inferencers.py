@@ -238,8 +238,8 @@ def test_lmm_gen_inferencer_sends_gen_inferencers_prompts(make_renderer):
 
 
 def test_the_pipeline_asks_the_inferencer_and_never_names_its_class():
-    """pipeline.py and dialogue.py name none of the inferencers added for real configs."""
+    """The renderer, the plan and the dialogues name none of the inferencers added for real configs."""
     package = Path(__file__).parents[1] / "promptkit"
-    source = (package / "pipeline.py").read_text() + (package / "dialogue.py").read_text()
+    source = "".join((package / name).read_text() for name in ("render/renderer.py", "plan/plan.py", "plan/dialogue.py"))
     for name in ("ChatInferencer", "LLInferencer", "CLPInferencer", "PPLOnlyInferencer", "SCInferencer", "SWCELossInferencer", "LMMGenInferencer"):
         assert name not in source

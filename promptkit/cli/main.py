@@ -59,7 +59,8 @@ class _Version(argparse.Action):
             version = importlib.metadata.version("promptkit")
         except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
             version = "(not installed)"
-        parser.exit(message=f"{parser.prog} {version}\n")
+        print(f"{parser.prog} {version}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

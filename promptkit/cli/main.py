@@ -13,8 +13,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from promptkit._json_text import JsonText, NonFinite
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
-from promptkit.cli._output import AtomicFile, GuardedStream, Interrupted, JsonText, OutputError, ReaderGone, detach_stdout, stop_on_signals
+from promptkit.cli._output import (
+    AtomicFile,
+    GuardedStream,
+    Interrupted,
+    OutputError,
+    PrintableFormatter,
+    ReaderGone,
+    detach_stdout,
+    printable,
+    stop_on_signals,
+)
 from promptkit.cli.examples import with_examples
 from promptkit.cli.validate import add_parser as add_validate_parser
 from promptkit.cli.validate import file_dataset
@@ -205,7 +216,9 @@ def _positive(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     with stop_on_signals():
         args = _parser().parse_args(argv)
-        logging.basicConfig(level=logging.WARNING, format="promptkit: warning: %(message)s", stream=sys.stderr)
+        warnings = logging.StreamHandler(sys.stderr)
+        warnings.setFormatter(PrintableFormatter("promptkit: warning: %(message)s"))
+        logging.basicConfig(level=logging.WARNING, handlers=[warnings])
         for handler in logging.getLogger().handlers:
             handler.setLevel(logging.WARNING)  # libraries that set their own logger to DEBUG (bm25s) stay quiet
         return _run(args)
@@ -274,7 +287,8 @@ def _command(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr)
+    """A line on stderr, its control characters escaped (a message may quote a template, a row, a file name)."""
+    print(printable(line), file=sys.stderr)
 
 
 def _quiet(stdout: TextIO) -> None:
@@ -443,10 +457,11 @@ def _write_records(
     if args.spans and args.as_format != "records":
         raise ConfigError(f"--spans adds to the render records; it does not combine with --as {args.as_format}")
     writer = engine_format(args.as_format) if args.as_format != "records" else None
+    non_finite = NonFinite()
     failed = 0
     for dataset, model in _pairs(datasets, models):
         try:
-            _write_dataset(args, dataset, model, replies, out, progress, writer)
+            _write_dataset(args, dataset, model, replies, out, progress, writer, non_finite)
         except DatasetError as error:
             if args.debug or args.out is not None:
                 raise
@@ -456,6 +471,7 @@ def _write_records(
         logging.getLogger("promptkit.engines").warning(
             "--as %s: %s not taken by the target API; left out of every line", args.as_format, ", ".join(writer.dropped)
         )
+    non_finite.warn()
     return failed
 
 
@@ -466,7 +482,8 @@ def _write_dataset(
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
     progress: Progress | None,
-    writer: EngineFormat | None = None,
+    writer: EngineFormat | None,
+    non_finite: NonFinite,
 ) -> None:
     renderer = _renderer(dataset, model, args, replies, progress)
     try:
@@ -484,7 +501,7 @@ def _write_dataset(
             _engine_line(args.dataset_config, writer, prompt)
 
     # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).
-    encode = RecordLines(args.dataset_config, renderer if args.spans else None, lines_writer)
+    encode = RecordLines(args.dataset_config, renderer if args.spans else None, lines_writer, non_finite)
     for lines in render_parallel(renderer, args.workers, indices, encode):
         out.write(lines)
 
@@ -492,23 +509,29 @@ def _write_dataset(
 @dataclass(frozen=True)
 class RecordLines:
     """A test row's prompts as ``promptkit render`` writes them: records (with their spans when ``spans_of``, the
-    renderer, is given) or the lines of an engine format. A value, not a closure: workers that start fresh unpickle it."""
+    renderer, is given) or the lines of an engine format, as strict JSON (NaN and Infinity as null, noted in
+    ``non_finite``). A value, not a closure: workers that start fresh unpickle it."""
 
     config: str
     spans_of: Renderer | None
     engine: EngineFormat | None
+    non_finite: NonFinite = field(default_factory=NonFinite)
     text: JsonText = field(default_factory=JsonText)
 
     def __call__(self, prompts: Sequence[RenderedPrompt]) -> str:
         lines = []
+        nulls: list[str] = []
         for prompt in prompts:
             if self.engine is not None:
-                lines.append(self.text(_engine_line(self.config, self.engine, prompt)) + "\n")
-                continue
-            record = prompt.to_record()
-            if self.spans_of is not None:
-                record["spans"] = [span.dump() for span in self.spans_of.spans(prompt, prompts)]
-            lines.append(self.text(record) + "\n")
+                lines.append(self.text(_engine_line(self.config, self.engine, prompt), nulls) + "\n")
+            else:
+                record = prompt.to_record()
+                if self.spans_of is not None:
+                    record["spans"] = [span.dump() for span in self.spans_of.spans(prompt, prompts)]
+                lines.append(self.text(record, nulls) + "\n")
+            if nulls:
+                self.non_finite.note(prompt.id, prompt.model, nulls.copy())
+                nulls.clear()
         return "".join(lines)
 
 

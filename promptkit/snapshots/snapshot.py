@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from promptkit._json_text import JsonText, NonFinite, finite
 from promptkit.diff import DiffReport, RecordSet, config_records, diff_records
 from promptkit.diff.records import Record
 from promptkit.errors import ConfigError, PromptkitError
@@ -140,9 +141,19 @@ def write_snapshot(
         "files": {name: len(group) for name, group in files.items()},
     }
 
+    text, non_finite = JsonText(), NonFinite()
+
+    def lines(group: list[Record]) -> Iterator[str]:
+        nulls: list[str] = []
+        for record in group:
+            yield text(record, nulls) + "\n"
+            if nulls:
+                non_finite.note(str(record.get("id")), record.get("model"), nulls.copy())
+                nulls.clear()
+
     def fill(new: Path) -> None:
         for name, group in files.items():
-            write_file(new / name, (json.dumps(record, ensure_ascii=False) + "\n" for record in group))
+            write_file(new / name, lines(group))
         write_file(new / MANIFEST, [json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"])
 
     try:
@@ -151,6 +162,7 @@ def write_snapshot(
         kept = "the snapshot there is left as it was" if existed else "nothing was written"
         where = f" ({error.filename})" if error.filename else ""
         raise PromptkitError(f"cannot write the snapshot {folder}: {error.strerror or error}{where}; {kept}") from None
+    non_finite.warn()
     return len(records)
 
 
@@ -159,7 +171,8 @@ def check_snapshot(directory: str | Path) -> DiffReport:
     snapshot = Snapshot(directory)
     pinned = snapshot.records()
     now = config_records(snapshot.configs, snapshot.models, dataset=snapshot.dataset)
-    return diff_records(pinned, RecordSet("rendered now", now), fields=True)
+    # As the snapshot holds them: NaN and Infinity are written as null (promptkit._json_text), and compare so.
+    return diff_records(pinned, RecordSet("rendered now", [finite(record) for record in now]), fields=True)
 
 
 def pinned_files(folder: Path, manifest: object) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from promptkit._json_text import JsonText, NonFinite
-from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
+from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite, rows_input
 from promptkit.cli._output import (
     AtomicFile,
     GuardedStream,
@@ -85,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
             "--rows",
             metavar="FILE",
             help="a data file of rows (.jsonl, .json, .csv, .parquet, .arrow, .feather, a datasets save_to_disk folder; text files also "
-            ".gz/.bz2/.zst) that feeds every dataset of the config instead of its own loader (each keeps its reader_cfg and infer_cfg)",
+            ".gz/.bz2/.zst; '-' or /dev/stdin: JSON Lines piped in) that feeds every dataset of the config instead of its own loader "
+            "(each keeps its reader_cfg and infer_cfg)",
         )
         sub.add_argument(
             "--tokenizer",
@@ -343,7 +344,7 @@ def _inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: list[
     if args.replies:
         yield InputFile(Path(args.replies), "the --replies file")
     if args.rows:
-        yield InputFile(Path(args.rows), "the --rows file")
+        yield rows_input(args.rows)
     if args.tokenizer:
         yield InputFile(Path(args.tokenizer), "the --tokenizer file")
     for dataset in datasets:

@@ -220,7 +220,7 @@ def test_out_onto_the_file_stdin_reads_is_refused(tmp_path):
     with (tmp_path / "rows.jsonl").open("rb") as rows:
         result = promptkit_cli("render", tmp_path / "ds.py", "--rows", "-", "--out", tmp_path / "rows.jsonl", stdin=rows)
     assert result.stderr == (
-        f"promptkit: error: --out {tmp_path / 'rows.jsonl'} is the --rows file (standard input); "
+        f"promptkit: error: --out {tmp_path / 'rows.jsonl'} is the --rows file (/dev/stdin); "
         "writing there would destroy an input of this run: choose another output file\n"
     )
     assert (tmp_path / "rows.jsonl").read_text(encoding="utf-8") == ROWS

@@ -21,7 +21,7 @@ DOCS = Path(__file__).parents[1] / "docs" / "architecture.md"
 
 #: (layer name, its units), lowest first.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_template_limits", "_sandbox", "control_tokens", "messages", "controls", "fingerprints")),
+    ("foundation", ("errors", "_optional", "parts", "promptlist", "_placeholders", "_template_limits", "_sandbox", "control_tokens", "messages", "controls", "fingerprints", "_json_text")),
     ("data", ("data", "formats")),
     ("retrievers", ("retrievers",)),
     ("templates", ("templates", "shots", "layout")),

@@ -14,7 +14,7 @@ Until the second rename the old folder is untouched; any failure before it
 (an error, a full disk, SIGINT/SIGTERM raised as an exception) removes the
 temporary folder and puts the old folder back where it was.  SIGINT and
 SIGTERM are held back during the renames and the removal, so the swap is not
-cut in two.  A symbolic link to the folder is followed: the folder it leads
+cut in two (the first one arriving is raised again once the swap is over).  A symbolic link to the folder is followed: the folder it leads
 to is replaced, the link stays.  Only SIGKILL or a crash between the two
 renames can leave the folder absent (the old one then waits in
 ``.<name>.*.old``, the new one in ``.<name>.*.tmp``).
@@ -32,6 +32,7 @@ import stat
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path, PurePosixPath
+from types import FrameType
 
 from promptkit.errors import ConfigError
 
@@ -204,12 +205,23 @@ def _new_name(parent: Path, name: str, kind: str) -> Path:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM held back inside (delivered on the way out), so that no stop lands between two renames."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    """SIGINT and SIGTERM held back inside and raised again on the way out (to the handlers there were), so that no
+    stop lands between two renames. Python runs signal handlers in the main thread only, whichever thread the signal
+    reached, so swapping the handlers holds them back where blocking the signal in one thread would not."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    pending: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        pending.append(signum)
+
+    # A handler installed by other than Python (getsignal: None) cannot be put back: that signal is left alone.
+    previous = {each: signal.signal(each, hold) for each in _HELD if signal.getsignal(each) is not None}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+        if pending:
+            signal.raise_signal(pending[0])

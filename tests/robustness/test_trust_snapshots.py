@@ -223,21 +223,39 @@ def test_a_signal_while_writing_keeps_the_old_snapshot(project, capsys, monkeypa
     assert tree(project / "snap") == before and leftovers(project) == []
 
 
-@pytest.mark.parametrize("failing", [1, 2])
-def test_a_signal_between_the_renames_puts_the_old_snapshot_back(project, capsys, monkeypatch, failing):
-    """The old folder is moved aside, then the new one into place: a signal at either step leaves the old snapshot in place."""
+@pytest.mark.parametrize(("failing", "when"), [(1, "before"), (2, "before"), (2, "after")])
+def test_a_stop_at_the_renames_puts_the_old_snapshot_back(project, capsys, monkeypatch, failing, when):
+    """The old folder is moved aside, then the new one into place: a stop before either rename, or right after the second, leaves the old snapshot in place."""
     before = tree(project / "snap")
     real, calls = os.rename, []
 
     def rename(source, target, *args, **kwargs):
         calls.append(source)
+        if len(calls) == failing and when == "before":
+            raise Interrupted(signal.SIGTERM)
+        real(source, target, *args, **kwargs)
         if len(calls) == failing:
             raise Interrupted(signal.SIGTERM)
-        return real(source, target, *args, **kwargs)
 
     monkeypatch.setattr(os, "rename", rename)
     assert run(capsys, *WRITE) == (143, "promptkit: interrupted\n")
     assert tree(project / "snap") == before and leftovers(project) == []
+
+
+def test_a_signal_during_the_swap_waits_for_it(project, capsys, monkeypatch):
+    """SIGTERM arriving while the folders are swapped is held back until the swap is done: the new snapshot whole, then 143."""
+    real, sent = os.rename, []
+
+    def rename(source, target, *args, **kwargs):
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGTERM)  # held back: delivered when the swap is over
+        real(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "rename", rename)
+    assert run(capsys, *WRITE) == (143, "promptkit: interrupted\n")
+    assert json.loads((project / "snap" / MANIFEST).read_text(encoding="utf-8"))["files"] == {"sums_v2/tiny-chat.jsonl": 2}
+    assert check_snapshot("snap").differs is False and leftovers(project) == []
 
 
 def test_a_failed_render_touches_nothing(project, capsys):

@@ -63,8 +63,9 @@ def replace_folder(target: Path, fill: Callable[[Path], None], dropped: Collecti
     real = Path(os.path.realpath(target))
     existed = real.is_dir()
     created = [] if existed else _missing_parents(real)
-    temp = _new_folder(real.parent, real.name, "tmp")
+    temp: Path | None = None
     try:
+        temp = _new_folder(real.parent, real.name, "tmp")
         fill(temp)
         if existed:
             _carry(real, temp, set(dropped), target)
@@ -73,19 +74,30 @@ def replace_folder(target: Path, fill: Callable[[Path], None], dropped: Collecti
         with _signals_held():
             _swap(real, temp, existed)
     except BaseException:
-        shutil.rmtree(temp, ignore_errors=True)
-        for folder in reversed(created):
-            with contextlib.suppress(OSError):  # not empty: someone else put something there meanwhile
-                folder.rmdir()
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+        _remove_folders(created)
         raise
 
 
 def _missing_parents(folder: Path) -> list[Path]:
     """The folders above ``folder`` that do not exist, made now (outermost first), so that they can be removed on failure."""
-    missing = [parent for parent in folder.parents if not parent.exists()]
-    for parent in reversed(missing):
-        parent.mkdir()
-    return list(reversed(missing))
+    made: list[Path] = []
+    try:
+        for parent in reversed([parent for parent in folder.parents if not parent.exists()]):
+            parent.mkdir()
+            made.append(parent)
+    except BaseException:
+        _remove_folders(made)
+        raise
+    return made
+
+
+def _remove_folders(folders: list[Path]) -> None:
+    """Empty folders this write made, innermost first."""
+    for folder in reversed(folders):
+        with contextlib.suppress(OSError):  # not empty: someone else put something there meanwhile
+            folder.rmdir()
 
 
 def _new_folder(parent: Path, name: str, kind: str) -> Path:

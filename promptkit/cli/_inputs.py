@@ -2,7 +2,8 @@
 
 Known inputs: the dataset and model config files and the files they include
 (``with read_base(): from .x import ...`` and ``_base_ = [...]``), each
-dataset's data files, the ``--replies`` and ``--tokenizer`` files, a model's
+dataset's data files, the ``--replies``, ``--rows`` and ``--tokenizer`` files
+(``--rows -``: the file standard input reads, through ``/dev/stdin``), a model's
 tokenizer file and the chat-template files of its model folder.  Media files
 are named by rows and only known while rendering; they are not checked.
 """
@@ -17,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.data.loaders import _resolve
+from promptkit.data.sources.stdin import names_stdin
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.frontends.opencompass import DatasetSpec
 from promptkit.meta_templates import Model
 
-__all__ = ["InputFile", "config_files", "dataset_inputs", "model_inputs", "refuse_overwrite"]
+__all__ = ["InputFile", "config_files", "dataset_inputs", "model_inputs", "refuse_overwrite", "rows_input"]
 
 #: The files of a model folder that a chat-template model reads (see ChatTemplate.from_folder).
 _MODEL_FOLDER_FILES = ("tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja", "tokenizer.json")
@@ -47,6 +49,11 @@ def refuse_overwrite(out: str, inputs: Iterable[InputFile]) -> None:
         if same:
             where = "" if str(known.path) == out else f" ({known.path})"
             raise ConfigError(f"--out {out} is {known.what}{where}; writing there would destroy an input of this run: choose another output file")
+
+
+def rows_input(rows: str) -> InputFile:
+    """The ``--rows`` file; standard input (``-``) as ``/dev/stdin``, which names the file a ``< rows.jsonl`` redirects from."""
+    return InputFile(Path("/dev/stdin" if names_stdin(rows) else rows), "the --rows file")
 
 
 def config_files(path: str | Path, what: str) -> Iterator[InputFile]:

@@ -1,4 +1,4 @@
-"""Where the CLI writes, and how a run ends early: an output file replaced atomically, a guarded stdout, signals.
+"""Where the CLI writes, and how a run ends early: an output file replaced atomically, a guarded stdout, signals, stderr lines.
 
 :class:`AtomicFile` writes ``--out`` to a temporary file beside the target and
 renames it onto the target only when everything was written: the target is
@@ -6,11 +6,13 @@ either left as it was or holds the complete new output, and no temporary file
 stays behind.  :class:`GuardedStream` turns a failed write to stdout into one
 :class:`OutputError`.  :func:`stop_on_signals` makes SIGINT and SIGTERM raise
 :class:`Interrupted`, so the run unwinds through every ``finally`` and ``main``
-exits with 128 + the signal number.
+exits with 128 + the signal number.  :func:`printable` is what every line on
+stderr (errors and warnings) goes through: control characters as escapes.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import signal
@@ -25,10 +27,22 @@ from typing import Any, TextIO
 
 from promptkit.errors import ConfigError, PromptkitError
 
-__all__ = ["AtomicFile", "GuardedStream", "Interrupted", "OutputError", "ReaderGone", "detach_stdout", "stop_on_signals"]
+__all__ = [
+    "AtomicFile",
+    "GuardedStream",
+    "Interrupted",
+    "OutputError",
+    "PrintableFormatter",
+    "ReaderGone",
+    "detach_stdout",
+    "printable",
+    "stop_on_signals",
+]
 
 #: The signals that end a run in order (the output file untouched); each exits with 128 + its number.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: The control characters (C0 but the tab, DEL, C1) as the escapes Python writes for them in a string literal.
+_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 0x09} | {0x0A: "\\n", 0x0D: "\\r"}
 
 
 class OutputError(PromptkitError):
@@ -73,6 +87,24 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for each, handler in previous.items():
             signal.signal(each, handler)
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters as escapes (``\\x1b``, ``\\n``, ``\\r``, ``\\x9b``), so that a message quoting
+    a template or a row can neither drive the terminal (colours, cursor moves, a cleared screen, a changed title) nor
+    write a second line; tabs and every printable character (accents, CJK, emoji) stay as they are.
+
+    >>> print(printable("raised: \\x1b[2Jgone\\nline 2 é"))
+    raised: \\x1b[2Jgone\\nline 2 é
+    """
+    return text if text.isprintable() else text.translate(_ESCAPES)
+
+
+class PrintableFormatter(logging.Formatter):
+    """A logging formatter whose lines go through :func:`printable` (the CLI's ``promptkit: warning: ...``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record))
 
 
 class AtomicFile:

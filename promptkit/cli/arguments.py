@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs
+from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, rows_input
+from promptkit.cli._output import printable
 from promptkit.controls import SHOT_LAYOUTS, Controls
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress
@@ -44,8 +45,9 @@ __all__ = [
 
 
 def say(line: str) -> None:
-    """A line on stderr (errors, warnings, notes)."""
-    print(line, file=sys.stderr)
+    """A line on stderr (errors, warnings, notes), its control characters escaped (a message may quote a template, a row,
+    a file name)."""
+    print(printable(line), file=sys.stderr)
 
 
 def common(sub: argparse.ArgumentParser) -> None:
@@ -187,7 +189,7 @@ def run_inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: li
     if args.replies:
         yield InputFile(Path(args.replies), "the --replies file")
     if args.rows:
-        yield InputFile(Path(args.rows), "the --rows file")
+        yield rows_input(args.rows)
     if args.tokenizer:
         yield InputFile(Path(args.tokenizer), "the --tokenizer file")
     for dataset in datasets:

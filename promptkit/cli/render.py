@@ -16,6 +16,7 @@ from promptkit.errors import ConfigError, DatasetError, PromptkitError
 from promptkit.meta_templates import Model
 from promptkit.plan.dataset import DatasetSpec
 from promptkit.records.engines import ENGINE_FORMATS, EngineFormat, engine_format
+from promptkit.records.json_text import NonFinite
 from promptkit.records.lines import RecordLines, engine_line
 from promptkit.render.conversation import load_replies
 from promptkit.render.parallel import render_parallel
@@ -81,10 +82,11 @@ def _write_records(
     if args.spans and args.as_format != "records":
         raise ConfigError(f"--spans adds to the render records; it does not combine with --as {args.as_format}")
     writer = engine_format(args.as_format) if args.as_format != "records" else None
+    non_finite = NonFinite()
     failed = 0
     for dataset, model in pairs(datasets, models):
         try:
-            _write_dataset(args, dataset, model, replies, out, progress, writer)
+            _write_dataset(args, dataset, model, replies, out, progress, writer, non_finite)
         except DatasetError as error:
             if args.debug or args.out is not None:
                 raise
@@ -94,6 +96,7 @@ def _write_records(
         logging.getLogger("promptkit.records.engines").warning(
             "--as %s: %s not taken by the target API; left out of every line", args.as_format, ", ".join(writer.dropped)
         )
+    non_finite.warn()
     return failed
 
 
@@ -104,7 +107,8 @@ def _write_dataset(
     replies: dict[int, list[str]] | None,
     out: TextIO | AtomicFile,
     progress: Progress | None,
-    writer: EngineFormat | None = None,
+    writer: EngineFormat | None,
+    non_finite: NonFinite,
 ) -> None:
     renderer = make_renderer(dataset, model, args, replies, progress)
     try:
@@ -122,6 +126,6 @@ def _write_dataset(
             engine_line(args.dataset_config, writer, prompt)
 
     # Streamed: a row is read, rendered and written before the next is read (render_parallel in this process for 1 worker).
-    encode = RecordLines(args.dataset_config, renderer if args.spans else None, lines_writer)
+    encode = RecordLines(args.dataset_config, renderer if args.spans else None, lines_writer, non_finite)
     for lines in render_parallel(renderer, args.workers, indices, encode):
         out.write(lines)

@@ -13,7 +13,16 @@ from contextlib import redirect_stdout
 from types import ModuleType
 from typing import TextIO
 
-from promptkit.cli._output import GuardedStream, Interrupted, OutputError, ReaderGone, detach_stdout, stop_on_signals
+from promptkit.cli._output import (
+    GuardedStream,
+    Interrupted,
+    OutputError,
+    PrintableFormatter,
+    ReaderGone,
+    detach_stdout,
+    printable,
+    stop_on_signals,
+)
 from promptkit.errors import PromptkitError
 
 __all__ = ["run"]
@@ -22,7 +31,9 @@ __all__ = ["run"]
 def run(args: argparse.Namespace, command: ModuleType) -> int:
     """Run ``command`` (its module) with the parsed ``args``; the exit status (see the module docstring)."""
     with stop_on_signals():
-        logging.basicConfig(level=logging.WARNING, format="promptkit: warning: %(message)s", stream=sys.stderr)
+        warnings = logging.StreamHandler(sys.stderr)
+        warnings.setFormatter(PrintableFormatter("promptkit: warning: %(message)s"))
+        logging.basicConfig(level=logging.WARNING, handlers=[warnings])
         for handler in logging.getLogger().handlers:
             handler.setLevel(logging.WARNING)  # libraries that set their own logger to DEBUG (bm25s) stay quiet
         return _run(args, command)
@@ -62,7 +73,8 @@ def _run(args: argparse.Namespace, command: ModuleType) -> int:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr)
+    """A line on stderr, its control characters escaped (a message may quote a template, a row, a file name)."""
+    print(printable(line), file=sys.stderr)
 
 
 def _quiet(stdout: TextIO) -> None:

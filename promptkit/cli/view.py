@@ -9,7 +9,7 @@ from contextlib import nullcontext
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite
+from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite, rows_input
 from promptkit.cli._output import AtomicFile
 from promptkit.cli.arguments import file_dataset, parse_indices
 from promptkit.data.opencompass import DATA_ROOT_ENV
@@ -58,7 +58,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         "without them such a dialogue shows its first turn",
     )
     sub.add_argument("--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read from; default: ${DATA_ROOT_ENV}")
-    sub.add_argument("--rows", metavar="FILE", help="a data file of rows that feeds every dataset instead of its own loader")
+    sub.add_argument("--rows", metavar="FILE", help="a data file of rows ('-': JSON Lines piped in) that feeds every dataset instead of its own loader")
     sub.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
 
 
@@ -118,9 +118,11 @@ def _inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: list[
             yield from config_files(path, "a dataset config")
     for path in args.models or ():
         yield from config_files(path, "a model config")
-    for path, what in ((args.replies, "the --replies file"), (args.rows, "the --rows file"), (args.tokenizer, "the --tokenizer file")):
+    for path, what in ((args.replies, "the --replies file"), (args.tokenizer, "the --tokenizer file")):
         if path:
             yield InputFile(Path(path), what)
+    if args.rows:
+        yield rows_input(args.rows)
     for dataset in datasets:
         yield from dataset_inputs(dataset)
     for model in models:

@@ -22,7 +22,6 @@ from typing import Protocol, runtime_checkable
 from promptkit.errors import ConfigError
 from promptkit.frontends.opencompass.loader import load_datasets as load_opencompass
 from promptkit.frontends.opencompass.overrides import Overrides
-from promptkit.frontends.opencompass.sources import RowSource
 from promptkit.plan.dataset import DatasetSpec
 
 __all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "FrontEnd", "OpenCompassConfigs", "SourceOptions", "front_ends", "load_datasets"]
@@ -76,8 +75,7 @@ class OpenCompassConfigs:
                 f"--rows {' '.join(options.rows)}: an OpenCompass config takes one --rows FILE, which feeds every dataset (each "
                 "keeps its reader_cfg and infer_cfg)"
             )
-        source_rows = RowSource(data_root=options.data_root, rows=Path(options.rows[0]) if options.rows else None)
-        return load_opencompass(source, data_root=source_rows.data_root, rows=source_rows.rows, overrides=options.overrides)
+        return load_opencompass(source, data_root=options.data_root, rows=options.rows[0] if options.rows else None, overrides=options.overrides)
 
 
 #: The front ends promptkit ships, asked first.

@@ -12,11 +12,12 @@ of ten thousand prompts opens in about a second (see ``benchmarks/bench_view.py`
 from __future__ import annotations
 
 import html
-import json
+import re
 from collections.abc import Iterable
 from importlib.resources import files
 from typing import Any
 
+from promptkit.records.json_text import JsonText, NonFinite
 from promptkit.render.renderer import Renderer
 from promptkit.view.entries import Entry, PageTables, prompt_entries
 
@@ -28,6 +29,8 @@ NO_MODEL = "(no model)"
 #: What the page's JSON writes as ``\\u`` escapes: every ``<``, so no row text can close the script element or open a
 #: comment in it (``>`` and ``&`` mean nothing there), and the two line separators older script engines refuse in strings.
 _JSON_ESCAPES = (("<", "\\u003c"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+#: A place in the page's data that is a field of a prompt's record: ``prompts[<i>].rec.<field>``.
+_RECORD_FIELD = re.compile(r"prompts\[(\d+)\]\.rec\.(.+)")
 
 
 class HtmlView:
@@ -95,12 +98,34 @@ class HtmlView:
             "prompts": self._prompts,
         }
 
+    def _json(self) -> str:
+        """The page's data as strict JSON (``JSON.parse`` refuses NaN): NaN and Infinity written as null, with one warning
+        naming the records (or the places of the page's data) that held them."""
+        nulls: list[str] = []
+        data = JsonText(compact=True)(self.data(), nulls)
+        by_prompt: dict[int, list[str]] = {}
+        elsewhere = []
+        for place in nulls:
+            found = _RECORD_FIELD.fullmatch(place)
+            if found is None:
+                elsewhere.append(place)
+            else:
+                by_prompt.setdefault(int(found[1]), []).append(found[2])
+        non_finite = NonFinite()
+        for position, fields in by_prompt.items():
+            record = self._prompts[position]["rec"]
+            non_finite.note(str(record.get("id")), record.get("model"), fields)
+        if elsewhere:
+            non_finite.note("the page's data", None, elsewhere)
+        non_finite.warn()
+        return data
+
     def html(self) -> str:
         """The whole page."""
         assets = files("promptkit.view") / "assets"
         style = (assets / "view.css").read_text(encoding="utf-8")
         script = (assets / "view.js").read_text(encoding="utf-8")
-        data = json.dumps(self.data(), ensure_ascii=False, separators=(",", ":"))
+        data = self._json()
         for character, escape in _JSON_ESCAPES:  # str.replace: a C loop each, many times faster than str.translate here
             data = data.replace(character, escape)
         title = html.escape(self.title)

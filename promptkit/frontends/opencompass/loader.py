@@ -23,6 +23,7 @@ from promptkit.controls import CONTROL_KEYS, Controls
 from promptkit.data.circular import Circular
 from promptkit.data.protocol import Dataset
 from promptkit.data.reader import ReaderConfig
+from promptkit.data.sources.stdin import names_stdin
 from promptkit.data.tools import Tools
 from promptkit.errors import ConfigError, PromptkitError, check_keys, closest, did_you_mean
 from promptkit.formats import AdapterDataset, FormatDataset
@@ -30,7 +31,15 @@ from promptkit.frontends.opencompass.engine_imports import Foreign
 from promptkit.frontends.opencompass.overrides import Overrides
 from promptkit.frontends.opencompass.reading import read_entries
 from promptkit.frontends.opencompass.registry import REGISTRY, lacking, resolve_type
-from promptkit.frontends.opencompass.sources import CircularDataset, RepeatedDataset, RowsFileDataset, RowSource, engine_dataset, repetition
+from promptkit.frontends.opencompass.sources import (
+    CircularDataset,
+    RepeatedDataset,
+    RowsFileDataset,
+    RowSource,
+    StdinRowsDataset,
+    engine_dataset,
+    repetition,
+)
 from promptkit.media.policy import MediaPolicy
 from promptkit.meta_templates import Model
 from promptkit.plan.dataset import DatasetSpec
@@ -51,13 +60,14 @@ def load_datasets(
     """Every dataset of a dataset config file.
 
     ``data_root`` is the folder OpenCompass's dataset classes read their data
-    from (default: ``$COMPASS_DATA_CACHE``); ``rows``, a data file (any format promptkit reads), feeds
+    from (default: ``$COMPASS_DATA_CACHE``); ``rows``, a data file (any format promptkit reads; ``'-'`` or
+    ``'/dev/stdin'``: JSON Lines on standard input, read once), feeds
     every dataset instead of its own loader (each keeps its reader_cfg and
     infer_cfg).  ``overrides`` (``['infer_cfg.inferencer.max_out_len=512']`` or an
     :class:`~promptkit.frontends.opencompass.overrides.Overrides`) edit every entry before it is built; each spec records them.
     """
     path = Path(path)
-    source = RowSource(data_root=None if data_root is None else Path(data_root), rows=None if rows is None else Path(rows))
+    source = RowSource(data_root=None if data_root is None else Path(data_root), rows=_rows_source(rows))
     edits = Overrides.of(overrides)
     if not edits:
         return [build_dataset(entry, path, source) for entry in read_entries(path, "datasets")]
@@ -69,6 +79,13 @@ def load_datasets(
             raise error.add_context(config=str(path), dataset=_dataset_abbr(entry)) from None
         specs.append(replace(build_dataset(edited, path, source), overrides=applied))
     return specs
+
+
+def _rows_source(rows: str | Path | None) -> Path | StdinRowsDataset | None:
+    """``rows=``: a data file, or standard input (``-``, ``/dev/stdin``: one reader, read once, for every dataset)."""
+    if rows is None:
+        return None
+    return StdinRowsDataset() if names_stdin(rows) else Path(rows)
 
 
 def load_models(path: str | Path) -> list[Model]:
@@ -182,7 +199,9 @@ def _loader(cfg: Mapping[str, Any], source: RowSource) -> Dataset:
         n = repetition(loader_cfg)
         loader_cfg = {k: v for k, v in loader_cfg.items() if k not in ("n", "k")}
     loader: Dataset
-    if source.rows is not None:
+    if isinstance(source.rows, StdinRowsDataset):
+        loader = source.rows
+    elif source.rows is not None:
         loader = RowsFileDataset(source.rows.resolve())
     elif isinstance(kind, Foreign):
         loader = engine_dataset(kind, {k: v for k, v in loader_cfg.items() if k != "type"}, source.data_root)

@@ -67,6 +67,10 @@ def _entries(cfg: Any, key: str, path: Path) -> list[Any]:
         return found
     if not isinstance(entries, (list, tuple)):
         raise ConfigError(f"{key!r} must be a list of dicts (got {type(entries).__name__})", config=str(path))
+    if not entries:  # a run over nothing would end with status 0 and no output: the list was meant to hold something
+        raise ConfigError(
+            f"the {key!r} list is empty: there is nothing to render; give it at least one {key[:-1]} ({key} = [dict(...)])", config=str(path)
+        )
     return list(entries)
 
 

@@ -3,7 +3,8 @@
 * :class:`RowSource` is what the caller adds: ``data_root`` (the folder
   OpenCompass's dataset classes read, default ``$COMPASS_DATA_CACHE``) and
   ``rows`` (a data file of any format promptkit reads, that feeds every dataset
-  instead of its loader, as every split the dataset reads: :class:`RowsFileDataset`).
+  instead of its loader, as every split the dataset reads: :class:`RowsFileDataset`; ``-`` or
+  ``/dev/stdin``: JSON Lines piped to standard input, read once for every dataset: :class:`StdinRowsDataset`).
 * ``n`` and ``k`` are keys of OpenCompass's ``BaseDataset``, not of a loader:
   every split is repeated ``n`` times (:class:`RepeatedDataset`), and ``k``
   (for pass@k, which promptkit does not compute) must not exceed ``n``.
@@ -36,11 +37,22 @@ from promptkit.data.loaders import Splits, read_file, read_splits, stream_path
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import current_progress
 from promptkit.data.sources import saved_splits
+from promptkit.data.sources.stdin import StdinReader
 from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, DatasetError
 from promptkit.frontends.opencompass.engine_imports import Foreign, installed
 
-__all__ = ["CircularDataset", "EngineDataset", "RepeatedDataset", "RowSource", "RowsFileDataset", "UnreadableDataset", "engine_dataset", "repetition"]
+__all__ = [
+    "CircularDataset",
+    "EngineDataset",
+    "RepeatedDataset",
+    "RowSource",
+    "RowsFileDataset",
+    "StdinRowsDataset",
+    "UnreadableDataset",
+    "engine_dataset",
+    "repetition",
+]
 
 #: The engines' names, as their users know them.
 _ENGINE_NAMES = {"opencompass": "OpenCompass", "ais_bench": "AISBench"}
@@ -52,10 +64,10 @@ _Value = TypeVar("_Value")
 
 @dataclass(frozen=True)
 class RowSource:
-    """What the caller says about rows: the data folder, and a data file to use instead of every loader."""
+    """What the caller says about rows: the data folder, and a data file (or standard input) to use instead of every loader."""
 
     data_root: Path | None = None
-    rows: Path | None = None
+    rows: Path | StdinRowsDataset | None = None
 
 
 class RowsFileDataset:
@@ -87,6 +99,35 @@ class RowsFileDataset:
 
     def __repr__(self) -> str:
         return f"RowsFileDataset({self.path!r})"
+
+
+class StdinRowsDataset:
+    """``--rows -``: the JSON Lines piped to standard input (:mod:`promptkit.data.sources.stdin`) as every split.
+
+    One object serves every dataset of a config: standard input is read once, when the first dataset loads its rows
+    (a failure is kept, and is each dataset's). Relative media paths resolve against the current folder.
+    """
+
+    def __init__(self) -> None:
+        self._rows: list[dict[str, Any]] | None = None
+        self._failure: DatasetError | None = None
+
+    def data_dir(self, base_dir: Path | None) -> Path:
+        return Path.cwd()
+
+    def load(self, base_dir: Path | None = None) -> Splits:
+        if self._failure is not None:
+            raise self._failure
+        if self._rows is None:
+            try:
+                self._rows = StdinReader(progress=current_progress()).read_all()
+            except DatasetError as error:
+                self._failure = error
+                raise
+        return Splits(_EverySplit(list(self._rows)))
+
+    def __repr__(self) -> str:
+        return "StdinRowsDataset()"
 
 
 class _EverySplit(Mapping[str, _Value]):

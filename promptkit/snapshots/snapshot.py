@@ -1,44 +1,29 @@
-"""Snapshots: the records of a set of configs pinned in a folder, and checked against a fresh render.
-
-A snapshot folder holds ``snapshot.json`` (the manifest) and one JSON Lines file
-per dataset × model, ``<dataset>/<model>.jsonl``, of the records ``promptkit
-render --spans`` writes: reviewable in a pull request, diffable by line.  The
-manifest says what to render again and how the records were written::
-
-    {"snapshot_format": 1, "promptkit": "0.1.0",
-     "record_keys": ["dataset", "model", "index", ...],   # the keys every record carries
-     "configs": ["../configs/datasets/x.py"], "models": ["../configs/models/y.py"], "dataset": null,
-     "files": {"x_demo/y-model.jsonl": 10}}
-
-Config paths are relative to the snapshot folder, so the project can move.
-:func:`check_snapshot` renders the configs again and compares every record
-with its pinned one (:func:`promptkit.diff.diff_records`, all record keys; the
-provenance hashes say which input changed).  A folder written with another
-snapshot format, or by a promptkit whose records carry other keys, is refused
-with what changed, since every prompt would otherwise be reported as changed.
-"""
+"""A snapshot folder's manifest (:class:`Snapshot`), and :func:`write_snapshot` / :func:`check_snapshot` (see :mod:`promptkit.snapshots`)."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from promptkit.diff import DiffReport, RecordSet, config_records, diff_records
 from promptkit.diff.records import Record
-from promptkit.errors import ConfigError
+from promptkit.errors import ConfigError, PromptkitError
+from promptkit.records.json_text import JsonText, NonFinite, finite
 from promptkit.records.record import RECORD_KEYS
+from promptkit.snapshots.folder import replace_folder, write_file
 
-__all__ = ["MANIFEST", "SNAPSHOT_FORMAT", "Snapshot", "check_snapshot", "record_keys", "write_snapshot"]
+__all__ = ["MANIFEST", "SNAPSHOT_FORMAT", "Snapshot", "check_snapshot", "pinned_files", "record_keys", "write_snapshot"]
 
 #: The version of the folder's layout and manifest; a folder of another version is refused.
 SNAPSHOT_FORMAT = 1
 MANIFEST = "snapshot.json"
 _UNSAFE = re.compile(r"[^\w.@+-]+")
 _NO_MODEL = "no-model"
+_INSIDE_ONLY = "a snapshot names files inside its folder only: remove that entry, or the folder, and write the snapshot again"
 
 
 def record_keys() -> list[str]:
@@ -56,13 +41,12 @@ class Snapshot:
             raise ConfigError(
                 f"{self.directory} is not a prompt snapshot (it has no {MANIFEST}); write one with `promptkit snapshot write {self.directory} CONFIG…`"
             )
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise ConfigError(f"{manifest}: not a JSON manifest ({error}); write the snapshot again") from None
+        data = _read_manifest(self.directory)
         if not isinstance(data, dict):
             raise ConfigError(f"{manifest}: not a JSON object; write the snapshot again")
         self.manifest: dict[str, Any] = data
+        #: The files the manifest names (each inside the folder), ``/``-separated, in its order.
+        self.files = pinned_files(self.directory, data)
         self._check_format()
         self.configs: list[str] = [str(self.directory / path) for path in data.get("configs", [])]
         self.models: list[str] = [str(self.directory / path) for path in data.get("models", [])]
@@ -106,7 +90,7 @@ class Snapshot:
         """The pinned records, in the manifest's file order, each placed by file and line for messages."""
         records: list[Record] = []
         places: list[str] = []
-        for name in self.manifest.get("files", {}):
+        for name in self.files:
             file = self.directory / name
             if not file.is_file():
                 raise ConfigError(f"{self.directory}: the manifest names {name}, which is missing; write the snapshot again ({self.rewrite_hint()})")
@@ -125,24 +109,28 @@ def write_snapshot(
 ) -> int:
     """Render every dataset of ``dataset_configs`` for each model and pin the records in ``directory``; how many.
 
-    ``directory`` is created, or replaced when it is a snapshot already (its files are rewritten, stale ones
-    removed); a folder that holds other files is refused.
+    ``directory`` is created, or replaced as a whole when it is a snapshot already (:mod:`promptkit.snapshots.folder`:
+    the old snapshot stays as it was until the new one is complete; files its manifest does not name are kept,
+    stale pinned files removed); a folder that holds other files and no manifest is refused. A failure to write is
+    a :class:`PromptkitError` saying that the old snapshot is left as it was.
     """
     folder = Path(directory)
     if not dataset_configs:
         raise ConfigError("a snapshot pins the prompts of at least one dataset config")
     if folder.exists() and (not folder.is_dir() or (any(folder.iterdir()) and not (folder / MANIFEST).is_file())):
         raise ConfigError(f"{folder} exists and is not a prompt snapshot; give a new or empty folder (nothing was written)")
+    real, here = Path(os.path.realpath(folder)), Path.cwd().resolve()
+    if real == here or real in here.parents:
+        raise ConfigError(
+            f"{folder} holds the current folder, and writing a snapshot replaces its folder as a whole: give the snapshot a folder of its own"
+        )
+    existed = folder.is_dir()
+    dropped = pinned_files(folder, _read_manifest(folder, strict=False)) if (folder / MANIFEST).is_file() else []
     records = config_records(dataset_configs, model_configs, dataset=dataset)
     files: dict[str, list[Record]] = {}
     for record in records:
         name = f"{_safe(record.get('dataset'))}/{_safe(record.get('model') or _NO_MODEL)}.jsonl"
         files.setdefault(name, []).append(record)
-    _remove_pinned(folder)
-    for name, group in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in group), encoding="utf-8")
     manifest = {
         "snapshot_format": SNAPSHOT_FORMAT,
         "promptkit": _version(),
@@ -152,7 +140,29 @@ def write_snapshot(
         "dataset": dataset,
         "files": {name: len(group) for name, group in files.items()},
     }
-    (folder / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+    text, non_finite = JsonText(), NonFinite()
+
+    def lines(group: list[Record]) -> Iterator[str]:
+        nulls: list[str] = []
+        for record in group:
+            yield text(record, nulls) + "\n"
+            if nulls:
+                non_finite.note(str(record.get("id")), record.get("model"), nulls.copy())
+                nulls.clear()
+
+    def fill(new: Path) -> None:
+        for name, group in files.items():
+            write_file(new / name, lines(group))
+        write_file(new / MANIFEST, [json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"])
+
+    try:
+        replace_folder(folder, fill, dropped)
+    except OSError as error:
+        kept = "the snapshot there is left as it was" if existed else "nothing was written"
+        where = f" ({error.filename})" if error.filename else ""
+        raise PromptkitError(f"cannot write the snapshot {folder}: {error.strerror or error}{where}; {kept}") from None
+    non_finite.warn()
     return len(records)
 
 
@@ -161,24 +171,56 @@ def check_snapshot(directory: str | Path) -> DiffReport:
     snapshot = Snapshot(directory)
     pinned = snapshot.records()
     now = config_records(snapshot.configs, snapshot.models, dataset=snapshot.dataset)
-    return diff_records(pinned, RecordSet("rendered now", now), fields=True)
+    # As the snapshot holds them: NaN and Infinity are written as null (promptkit.records.json_text), and compare so.
+    return diff_records(pinned, RecordSet("rendered now", [finite(record) for record in now]), fields=True)
 
 
-def _remove_pinned(folder: Path) -> None:
-    """The files an earlier snapshot in ``folder`` wrote (by its manifest), and the folders they leave empty."""
-    manifest = folder / MANIFEST
-    if not manifest.is_file():
-        return
-    try:
-        names = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):  # a broken manifest: its files are overwritten
-        names = {}
+def pinned_files(folder: Path, manifest: object) -> list[str]:
+    """The file names of a manifest's ``files`` (``manifest``: its JSON value), each checked to lie inside ``folder``.
+
+    A name that is absolute, holds ``..``, or leads out of the folder through a symbolic link is a
+    :class:`ConfigError` naming it: a snapshot comes with a repository someone else wrote, and its manifest says
+    which files ``write`` replaces and ``check`` reads. A manifest that is no JSON object names nothing.
+    """
+    shown = folder / MANIFEST
+    names = manifest.get("files", {}) if isinstance(manifest, dict) else {}
+    if not isinstance(names, dict):
+        raise ConfigError(f"{shown}: 'files' must map file names to record counts (got {type(names).__name__}); write the snapshot again into a new folder")
+    checked = []
     for name in names:
-        path = folder / name
-        path.unlink(missing_ok=True)
-        if path.parent != folder and path.parent.is_dir() and not any(path.parent.iterdir()):
-            path.parent.rmdir()
-    manifest.unlink()
+        why = _outside(name, folder)
+        if why is not None:
+            raise ConfigError(f"{shown}: the manifest names {name!r}, {why}; {_INSIDE_ONLY}")
+        checked.append(PurePosixPath(name).as_posix())
+    return checked
+
+
+def _outside(name: str, folder: Path) -> str | None:
+    """Why the manifest entry ``name`` is not a file inside ``folder``; ``None`` when it is one."""
+    path = PurePosixPath(name)
+    if not name or "\x00" in name or not path.parts:
+        return "which is not a file name"
+    if path.is_absolute():
+        return "an absolute path"
+    if ".." in path.parts:
+        return "a path with '..'"
+    if not os.path.realpath(folder / path).startswith(os.path.realpath(folder) + os.sep):
+        return f"which leads outside {folder} through a symbolic link"
+    return None
+
+
+def _read_manifest(folder: Path, *, strict: bool = True) -> object:
+    """The JSON value of the folder's manifest, which must lie inside the folder. A manifest that is not JSON text is
+    an error when ``strict``, else ``None`` (writing the snapshot again replaces it)."""
+    manifest = folder / MANIFEST
+    if not os.path.realpath(manifest).startswith(os.path.realpath(folder) + os.sep):
+        raise ConfigError(f"{manifest} leads outside {folder} through a symbolic link; {_INSIDE_ONLY}")
+    try:
+        return json.loads(manifest.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        if not strict:
+            return None
+        raise ConfigError(f"{manifest}: not a JSON manifest ({error}); write the snapshot again") from None
 
 
 def _names(keys: list[str]) -> str:

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from promptkit.data.loaders import Splits
 from promptkit.data.opencompass.locations import local_path
+from promptkit.data.sources.regular import check_data_file
 from promptkit.errors import ConfigError, DatasetError, did_you_mean
 
 __all__ = ["DATA_ROOT_ENV", "REQUIRED", "OpenCompassDataset", "Rows", "SplitRows"]
@@ -120,6 +121,7 @@ class OpenCompassDataset(ABC):
     def text(self, file: Path | str, errors: str = "strict", encoding: str = "utf-8") -> str:
         """A data file's text; a missing file is an error naming it and saying where data is looked for."""
         file = Path(file)
+        check_data_file(file)
         try:
             data = file.read_bytes()
         except FileNotFoundError:

@@ -27,6 +27,7 @@ from promptkit.data.sources.arrow import ArrowReader, ParquetReader
 from promptkit.data.sources.base import FileReader, RowReader, Schema
 from promptkit.data.sources.compression import SUFFIXES, split_suffix
 from promptkit.data.sources.hf import SavedDatasetReader, is_saved_dataset, saved_splits
+from promptkit.data.sources.regular import check_data_file
 from promptkit.data.sources.text import CsvReader, JsonLinesReader, JsonReader, json_lines
 from promptkit.errors import ConfigError, DatasetError
 
@@ -68,6 +69,7 @@ def open_reader(path: Path, columns: Sequence[str] | None = None, progress: Prog
             # The common case: a folder of text files was given instead of one of them.
             raise DatasetError("the data path is a folder; give the path of a .jsonl, .json or .csv file in it", file=str(path))
         return _no_columns(reader, columns)
+    check_data_file(path)  # the one check of a data file's path: not a FIFO, a device, a socket (--rows - is read before)
     suffix, compression = split_suffix(path)
     if suffix in _TEXT:
         if suffix == ".csv":

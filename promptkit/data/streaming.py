@@ -31,6 +31,7 @@ from typing import Any, overload
 from promptkit.data.line_index import BOM, LineIndex, is_blank
 from promptkit.data.sources import ParquetReader, Schema, open_reader
 from promptkit.data.sources.compression import compression_of, decompression_errors, describe, open_binary
+from promptkit.data.sources.limits import bounded_lines
 from promptkit.errors import DatasetError
 
 __all__ = ["FileRows"]
@@ -94,7 +95,7 @@ class FileRows(Sequence[Row]):
             failures = decompression_errors() if data is not raw else ()
             row = 0
             try:
-                for number, line in enumerate(data, start=1):
+                for number, line in enumerate(bounded_lines(data, self.path, data is not raw), start=1):
                     if number == 1:
                         line = line.removeprefix(BOM)
                     if is_blank(line):
@@ -103,6 +104,8 @@ class FileRows(Sequence[Row]):
                     row += 1
             except failures as error:
                 raise describe(error, self.path) from None
+            except DatasetError as error:  # a line over the record limit: the row it would have been
+                raise error.add_context(row=row) from None
 
     def _parse(self, line: bytes, number: int, row: int) -> Row:
         try:

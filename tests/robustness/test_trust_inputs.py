@@ -227,3 +227,23 @@ def test_a_limit_that_is_not_a_size_is_one_line(tmp_path: Path, value: str) -> N
         f"config {config}, dataset 'qa', key 'PROMPTKIT_MAX_RECORD_BYTES': PROMPTKIT_MAX_RECORD_BYTES={value!r} is not a size: "
         "give a positive number of bytes, e.g. 268435456 or 256M",
     )
+
+
+# -- more workers than there is work --------------------------------------------------------------------------------
+
+
+def test_a_hundred_thousand_workers_on_two_rows_render_at_once(tmp_path: Path) -> None:
+    """``--workers 100000`` on a 2-row file: the output of one worker, and a note that says what was used and why."""
+    from promptkit.parallel import available_cpus
+
+    write_rows(tmp_path / "rows.jsonl", [{"question": "q0", "answer": "A"}, {"question": "q1", "answer": "B"}])
+    config = write_config(tmp_path)
+    one = cli(tmp_path, "render", config)
+    assert (one.returncode, one.stderr) == (0, "")
+    many = cli(tmp_path, "render", config, "--workers", "100000")
+    cpus = " this process may run on 1 CPU and" if available_cpus() == 1 else ""
+    assert (many.returncode, many.stdout, many.stderr) == (
+        0,
+        one.stdout,
+        f"promptkit: warning: dataset 'qa': workers=100,000: rendering in this process, as{cpus} 2 test rows make 1 chunk of up to 512 rows\n",
+    )

@@ -31,6 +31,7 @@ from typing import Any, overload
 from promptkit.data.line_index import BOM, LineIndex, is_blank
 from promptkit.data.sources import ParquetReader, Schema, open_reader
 from promptkit.data.sources.compression import compression_of, decompression_errors, describe, open_binary
+from promptkit.data.sources.json_rows import RowValueError, parse_row
 from promptkit.data.sources.limits import bounded_lines
 from promptkit.errors import DatasetError
 
@@ -113,7 +114,7 @@ class FileRows(Sequence[Row]):
         except UnicodeDecodeError as error:
             raise DatasetError(f"the line is not valid UTF-8 ({error.reason}); save the file as UTF-8", file=str(self.path), line=number, row=row) from None
         try:
-            value = json.loads(text)
+            value = parse_row(text)
         except json.JSONDecodeError as error:
             raise DatasetError(
                 f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)",
@@ -121,6 +122,8 @@ class FileRows(Sequence[Row]):
                 line=number,
                 row=row,
             ) from None
+        except RowValueError as error:
+            raise DatasetError(error.message, file=str(self.path), line=number, row=row, key=error.column) from None
         if not isinstance(value, dict):
             raise DatasetError(f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row)
         return value

@@ -120,11 +120,11 @@ def _identify(fp: IO[bytes]) -> ImageFile.ImageFile:
     prefix = fp.read(16)
     for format_id in Image.ID:
         factory, accept = Image.OPEN[format_id]
-        verdict = accept(prefix) if accept is not None else True
-        if not verdict or isinstance(verdict, str):  # a str is Pillow's "almost this format" note
-            continue
-        fp.seek(0)
-        try:
+        try:  # a plugin's accept() may itself fail on a short prefix (struct.error from BMP's on an empty file)
+            verdict = accept(prefix) if accept is not None else True
+            if not verdict or isinstance(verdict, str):  # a str is Pillow's "almost this format" note
+                continue
+            fp.seek(0)
             return factory(fp, "")
         except (SyntaxError, IndexError, TypeError, struct.error):  # what Image.open takes for "not this format"
             continue
@@ -141,6 +141,8 @@ def sniff_mime(data: bytes) -> str | None:
 
 def prepare(modality: str, data: bytes, limits: ImageLimits) -> Prepared:
     """Check ``data`` fits ``modality`` and, for images, apply ``limits``."""
+    if not data:
+        raise MediaFileError("it is empty (0 bytes)")
     if modality == "image":
         return prepare_image(data, limits)
     mime = sniff_mime(data)

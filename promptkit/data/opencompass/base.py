@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from promptkit.data.loaders import Splits
 from promptkit.data.opencompass.locations import local_path
+from promptkit.data.sources.json_rows import RowValueError, parse_row
 from promptkit.data.sources.regular import check_data_file
 from promptkit.errors import ConfigError, DatasetError, did_you_mean
 
@@ -152,11 +153,13 @@ class OpenCompassDataset(ABC):
         return rows
 
     def parse_json(self, text: str, file: Path | str, line: int | None = None) -> Any:
-        """``json.loads(text)``; malformed JSON is an error naming the file and line."""
+        """``json.loads(text)``, checked as rows are (:func:`~promptkit.data.sources.json_rows.parse_row`); malformed JSON is an error naming the file and line."""
         try:
-            return json.loads(text)
+            return parse_row(text)
         except json.JSONDecodeError as error:
             raise DatasetError(f"invalid JSON: {error.msg} at column {error.colno}", file=str(file), line=line or error.lineno) from None
+        except RowValueError as error:
+            raise DatasetError(error.message, file=str(file), line=line, key=error.column) from None
 
     def csv_records(self, file: Path | str, delimiter: str = ",", encoding: str = "utf-8") -> list[list[str]]:
         """The records of a CSV file, header included."""

@@ -46,8 +46,8 @@ def max_record_bytes() -> int:
     return size
 
 
-def record_too_long(path: Path | str, line: int, limit: int, compressed: bool, what: str = "the line", **context: object) -> DatasetError:
-    """The error for a record over the limit: ``what`` it is, with the file and line (and any other ``context``)."""
+def record_too_long(path: Path | str, line: int | None, limit: int, compressed: bool, what: str = "the line", **context: object) -> DatasetError:
+    """The error for a record over the limit: ``what`` it is, with the file and line (if it has one) and any other ``context``."""
     read = " once decompressed" if compressed else ""
     return DatasetError(
         f"{what} is longer than {limit:,} bytes{read}, the most promptkit reads for one record; if the data is right, "

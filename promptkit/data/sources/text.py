@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 from promptkit.data.progress import Progress, task
 from promptkit.data.sources.base import FileReader, Row, Schema
 from promptkit.data.sources.compression import decompression_errors, describe, open_binary
+from promptkit.data.sources.json_rows import RowValueError, check_row, explain, parse_row
 from promptkit.data.sources.limits import bounded_lines, max_record_bytes, record_too_long
 from promptkit.errors import DatasetError
 
@@ -172,7 +173,7 @@ class JsonLinesReader(_TextReader):
 
     def iter_rows(self) -> Iterator[Row]:
         bad: list[tuple[int, str]] = []
-        loads, raw_decode = json.loads, json.JSONDecoder().raw_decode
+        count = 0
         for first, lines in self._blocks():
             for number, line in enumerate(lines, first):
                 if line[-1:] == "\r":
@@ -180,20 +181,16 @@ class JsonLinesReader(_TextReader):
                 if not line or line.isspace():  # what `not line.strip()` says, without copying the line
                     continue
                 try:
-                    # json.loads is raw_decode after skipping whitespace, then a check that only whitespace follows: a
-                    # line that is one object end to end (the usual line) needs only raw_decode; any other, json.loads.
-                    try:
-                        row, end = raw_decode(line)
-                    except json.JSONDecodeError:
-                        end = -1
-                    if end != len(line):
-                        row = loads(line)
+                    row = parse_row(line)
                 except json.JSONDecodeError as error:
                     bad.append((number, f"{error.msg} at column {error.colno}"))
                     continue
+                except RowValueError as error:
+                    raise DatasetError(error.message, file=str(self.path), line=number, row=count + len(bad), key=error.column) from None
                 if type(row) is not dict:
                     bad.append((number, f"expected a JSON object, got {type(row).__name__}"))
                     continue
+                count += 1
                 yield row
         if bad:
             shown = "; ".join(f"line {number}: {what}" for number, what in bad[:5]) + (f"; and {len(bad) - 5} more" if len(bad) > 5 else "")
@@ -236,13 +233,14 @@ class JsonReader(_TextReader):
         while True:
             try:
                 value, end = scan(text, start)
-            except (StopIteration, json.JSONDecodeError):  # cut short by the text read so far, or malformed
+            except (StopIteration, json.JSONDecodeError, RecursionError, ValueError):  # cut short by the text read so far, or not JSON
                 document.pos = start
                 value = document.value("the row", row)
                 text, start, end = document.text, document.start, document.pos
             else:
                 if end - start > quick:
                     document.check_size(end - start, start, "the row", row)
+                document.check_value(value, start, end, row)
             if type(value) is not dict:
                 raise DatasetError(
                     f"a .json data file must hold a list of objects (one per row), and this row is {_json_kind(value)}",
@@ -327,7 +325,12 @@ class _Document:
             self.start = start = self.pos
             try:
                 value, end = self.decode(self.text, start)
-            except json.JSONDecodeError as error:
+            except (RecursionError, ValueError) as error:
+                problem = explain(error, self.text, start)
+                if problem is not None:
+                    raise DatasetError(problem.message, file=str(self.path), line=self.line_at(start), row=row, key=problem.column) from None
+                if not isinstance(error, json.JSONDecodeError):
+                    raise
                 cut_short = error.pos >= len(self.text) - 8 or error.msg.startswith("Unterminated string")
                 if not cut_short or self.ended:
                     self.fail(error.msg, error.pos)
@@ -336,8 +339,16 @@ class _Document:
                 self._more(max(len(self.text) - start, 1))
                 continue
             self.check_size(end - start, start, what, row)
+            self.check_value(value, start, end, row)
             self.pos = end
             return value
+
+    def check_value(self, value: Any, start: int, end: int, row: int | None) -> None:
+        """:func:`~promptkit.data.sources.json_rows.check_row` on the value parsed from ``text[start:end]``."""
+        try:
+            check_row(self.text, value, start, end)
+        except RowValueError as error:
+            raise DatasetError(error.message, file=str(self.path), line=self.line_at(start), row=row, key=error.column) from None
 
     def check_size(self, characters: int, start: int, what: str, row: int | None) -> None:
         """A value of ``characters`` from ``start`` over the limit (in bytes of UTF-8) is :func:`record_too_long`."""

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ import promptkit
 pa = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")
 feather = pytest.importorskip("pyarrow.feather")
+datasets = pytest.importorskip("datasets")
 Image = pytest.importorskip("PIL.Image")
 
 ENV = {**os.environ, "PYTHONPATH": str(Path(promptkit.__file__).parents[1]), "COLUMNS": "500"}
@@ -160,11 +162,22 @@ COLUMNS = {
 }
 
 
+def write_table(table: Any, path: Path) -> None:
+    """``table`` as Parquet, an Arrow IPC file, or (no suffix) a ``datasets`` save_to_disk folder."""
+    if path.suffix == ".parquet":
+        parquet.write_table(table, path)
+    elif path.suffix == ".arrow":
+        feather.write_feather(table, path)
+    else:
+        datasets.disable_progress_bars()
+        datasets.Dataset(table).save_to_disk(str(path))
+
+
 @pytest.mark.parametrize("column", sorted(COLUMNS))
-@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow", ""])
 def test_columnar_values_render_in_their_json_form(tmp_path: Path, column: str, suffix: str) -> None:
-    """A Parquet or Arrow column of a type JSON has no value for, as the answer and as an input: its JSON form in the
-    prompt and in the record (and a null stays null)."""
+    """A Parquet, Arrow or ``datasets`` column of a type JSON has no value for, as the answer and as an input: its JSON
+    form in the prompt and in the record (and a null stays null)."""
     values, form = COLUMNS[column]
     null = pa.nulls(1, values.type)
     for name, table in (
@@ -172,7 +185,7 @@ def test_columnar_values_render_in_their_json_form(tmp_path: Path, column: str, 
         ("question", pa.table({"question": pa.concat_arrays([values, null]), "answer": ["A", "B"]})),
     ):
         path = tmp_path / f"{name}{suffix}"
-        (parquet.write_table if suffix == ".parquet" else feather.write_feather)(table, path)
+        write_table(table, path)
         run = cli(tmp_path, "render", write_config(tmp_path), "--rows", path.name)
         assert (run.returncode, run.stderr) == (0, "")
         first, second = (json.loads(line) for line in run.stdout.splitlines())
@@ -182,14 +195,15 @@ def test_columnar_values_render_in_their_json_form(tmp_path: Path, column: str, 
             assert first["prompt"] == f"Q: {form}"
 
 
-def test_binary_that_is_not_utf8_names_the_row_and_column(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["rows.parquet", "rows.arrow", "rows"])
+def test_binary_that_is_not_utf8_names_the_row_and_column(tmp_path: Path, name: str) -> None:
     """Bytes that are not text have no JSON form: one line naming the file, the row and the column."""
     table = pa.table({"question": ["q0", "q1"], "answer": pa.array([b"A", b"\xff\xfe"], pa.binary())})
-    parquet.write_table(table, tmp_path / "rows.parquet")
+    write_table(table, tmp_path / name)
     config = write_config(tmp_path)
     assert_one_line_error(
-        cli(tmp_path, "render", config, "--rows", "rows.parquet"),
-        f"config {config}, dataset 'qa', file {tmp_path / 'rows.parquet'}, row 1, key 'answer': the value is binary data that is not "
+        cli(tmp_path, "render", config, "--rows", name, "--out", "out.jsonl"),
+        f"config {config}, dataset 'qa', file {tmp_path / name}, row 1, key 'answer': the value is binary data that is not "
         "UTF-8 text (invalid start byte: byte 0xff at offset 0); promptkit renders text: store the column as strings (base64 for "
         "bytes that are not text)",
     )

@@ -47,6 +47,11 @@ class JsonForm:
         self.casts = casts  # column position -> the Arrow type it is cast to
         self.finish = finish  # column name -> the function that finishes each of its values
 
+    @property
+    def columns(self) -> list[str]:
+        """The columns whose values change, in schema order."""
+        return [name for position, name in enumerate(self.names) if position in self.casts or name in self.finish]
+
     def rows(self, table: Any, path: Path, first_row: int) -> list[dict[str, Any]]:
         """The rows of a record batch or table of the schema (its first row is row ``first_row`` of the file at ``path``),
         with the columns in their JSON form; a value that has none is a ``DatasetError`` naming its file, row and column."""

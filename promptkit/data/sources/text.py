@@ -227,7 +227,7 @@ class JsonReader(_TextReader):
         The usual case (a whole row in the text read, then a comma) is parsed here with json's scanner; a row cut by
         the end of the text read, a long row and anything unusual go through the document's methods.
         """
-        scan, next_row = json.JSONDecoder().scan_once, _COMMA.match
+        scan, next_row = json.JSONDecoder().scan_once, _COMMA.match  # type: ignore[attr-defined]  # set in __init__, not in typeshed
         quick = document.limit // 4  # a row of fewer characters cannot be over the limit
         text, start, row = document.text, document.pos, 0
         while True:

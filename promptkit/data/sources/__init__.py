@@ -15,6 +15,12 @@ a ``save_to_disk`` folder              :class:`SavedDatasetReader`  ``promptkit[
 =====================================  ==========================  ==================
 
 The text formats may be compressed: ``.gz``, ``.bz2``, ``.zst`` (``promptkit[zstd]``).
+
+What every reader holds to: only regular files are read (:mod:`.regular`; the
+path is checked here, in :func:`open_reader`, before a reader is chosen), no
+record longer than the record limit is read (:mod:`.limits`), JSON a row may
+not hold is an error naming its column (:mod:`.json_rows`), and Arrow values
+come in their JSON form (:mod:`.arrow_values`).
 """
 
 from __future__ import annotations

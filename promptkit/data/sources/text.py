@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from promptkit.data.progress import Progress, task
 from promptkit.data.sources.base import FileReader, Row, Schema
-from promptkit.data.sources.compression import decompression_errors, describe, open_binary
+from promptkit.data.sources.compression import compression_of, decompression_errors, describe, open_binary
 from promptkit.data.sources.json_rows import RowValueError, check_row, explain, parse_row
 from promptkit.data.sources.limits import bounded_lines, max_record_bytes, record_too_long
 from promptkit.errors import DatasetError
@@ -200,14 +200,14 @@ class JsonLinesReader(_TextReader):
 
 
 class JsonReader(_TextReader):
-    """A JSON document holding a list of objects, one per row (read whole: JSON has no record boundaries)."""
+    """A JSON document holding a list of objects, one per row, parsed a row at a time as the text is read."""
 
     kind = "JSON"
 
     def iter_rows(self) -> Iterator[Row]:
         """The document's rows, parsed one at a time from the text as it is read: a row longer than the record limit
         is an error once that much of it is read, wherever the document's line breaks are."""
-        document = _Document(self._pieces(), self.path, max_record_bytes())
+        document = _Document(self._pieces(), self.path, max_record_bytes(), compression_of(self.path) is not None)
         first = document.peek()
         if first != "[":  # not a list: parsed whole (bounded all the same) for what it is
             value = document.value("the JSON document", None) if first else document.fail("Expecting value", 0)
@@ -274,10 +274,11 @@ def _json_kind(value: object) -> str:
 class _Document:
     """A JSON document's text, read a piece at a time as parsing needs it; the text before ``pos`` is dropped."""
 
-    def __init__(self, pieces: Iterator[str], path: Path, limit: int) -> None:
+    def __init__(self, pieces: Iterator[str], path: Path, limit: int, compressed: bool) -> None:
         self.pieces = pieces
         self.path = path
         self.limit = limit
+        self.compressed = compressed
         self.text = ""
         self.pos = 0
         self.start = 0  # where the last value read starts
@@ -355,7 +356,7 @@ class _Document:
         if characters * 4 <= self.limit:  # a character is at most 4 bytes of UTF-8
             return
         if characters > self.limit or len(self.text[start : start + characters].encode("utf-8", "surrogatepass")) > self.limit:
-            raise record_too_long(self.path, self.line_at(start), self.limit, False, what, row=row)
+            raise record_too_long(self.path, self.line_at(start), self.limit, self.compressed, what, row=row)
 
 
 class CsvReader(_TextReader):

@@ -40,8 +40,10 @@ MODELS = [*load_models(ROOT / "configs" / "models" / "llama3_8b_instruct.py"), *
 
 @pytest.fixture(autouse=True)
 def small_chunks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Chunks of 3 rows, so that every test split spans several chunks and workers; the cache in the test's folder."""
+    """Chunks of 3 rows, so that every test split spans several chunks and workers, on 8 CPUs whatever the machine
+    has (workers are capped at the CPUs); the cache in the test's folder."""
     monkeypatch.setattr(parallel, "CHUNK_ROWS", 3)
+    monkeypatch.setattr(parallel, "available_cpus", lambda: 8)
     monkeypatch.setenv("PROMPTKIT_CACHE_DIR", str(tmp_path / "cache"))
 
 
@@ -120,6 +122,34 @@ def test_a_workers_error_names_the_row() -> None:
     assert type(two.value) is type(one.value)
     assert str(two.value) == str(one.value)
     assert "row 7" in str(two.value)
+
+
+@pytest.mark.parametrize(
+    ("workers", "rows", "cpus", "used", "note"),
+    [
+        (2, 10, 8, 2, None),
+        (100_000, 10, 8, 4, "workers=100,000: rendering with 4 worker processes, as 10 test rows make 4 chunks of up to 3 rows"),
+        (100_000, 10_000, 2, 2, "workers=100,000: rendering with 2 worker processes, as this process may run on 2 CPUs"),
+        (3, 2, 1, 1, "workers=3: rendering in this process, as this process may run on 1 CPU and 2 test rows make 1 chunk of up to 3 rows"),
+        (4, None, 2, 2, "workers=4: rendering with 2 worker processes, as this process may run on 2 CPUs"),
+        (4, 0, 8, 1, "workers=4: rendering in this process, as 0 test rows make 0 chunks of up to 3 rows"),
+    ],
+)
+def test_workers_are_capped_at_the_cpus_and_the_chunks(
+    monkeypatch: pytest.MonkeyPatch, workers: int, rows: int | None, cpus: int, used: int, note: str | None
+) -> None:
+    """No more worker processes than CPUs this process may run on, or than chunks of rows (when their count is known)."""
+    monkeypatch.setattr(parallel, "available_cpus", lambda: cpus)
+    assert parallel.worker_count(workers, rows) == (used, note)
+
+
+def test_capped_workers_render_the_same_and_say_so(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """100,000 workers asked for 10 rows: 4 processes (one per chunk), the bytes of one worker, one warning."""
+    one = "".join(render_parallel(Renderer(qa_spec()), 1))
+    assert "".join(render_parallel(Renderer(qa_spec()), 100_000)) == one
+    assert [record.getMessage() for record in caplog.records] == [
+        "dataset 'qa': workers=100,000: rendering with 4 worker processes, as 10 test rows make 4 chunks of up to 3 rows"
+    ]
 
 
 def test_workers_must_be_positive() -> None:
@@ -214,8 +244,10 @@ def test_an_unknown_start_method_is_a_config_error() -> None:
 FRESH_PROCESS = """
 import os, sys
 from promptkit import Renderer, RowsDataset, build_dataset, render_parallel
+from promptkit.render import parallel
 from promptkit.render.parallel import json_lines, start_method
 
+parallel.available_cpus = lambda: 8  # the workers asked for, whatever CPUs the machine has
 rows = [{"question": f"q{i}", "answer": "A"} for i in range(2000)]
 spec = build_dataset(dict(abbr="qa", type="RowsDataset", rows=rows, reader_cfg=dict(input_columns=["question"], output_column="answer"),
                           infer_cfg=dict(prompt_template=dict(type="PromptTemplate", template="Q: {question}"),

@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=1,
         metavar="N",
-        help="render with N processes (same output, in the same order); shots are picked once, in the parent (default 1)",
+        help="render with up to N processes (same output, in the same order): at most one per CPU and per chunk of 512 test rows, "
+        "fewer said on stderr; shots are picked once, in the parent (default 1)",
     )
     parser.add_argument(
         "--tokens",

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import IO
 
 from promptkit.data.progress import task
+from promptkit.data.sources.limits import bounded_lines
+from promptkit.data.sources.regular import open_data_file
 
 __all__ = ["BOM", "LineIndex", "cache_dir", "is_blank"]
 
@@ -101,7 +103,11 @@ class LineIndex:
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=cached.parent, suffix=".tmp", delete=False) as handle:
-                _build(path, stat.st_size, handle)
+                try:
+                    _build(path, stat.st_size, handle)
+                except BaseException:  # a line over the record limit, an interrupt: no partial index is left
+                    os.unlink(handle.name)
+                    raise
             os.replace(handle.name, cached)
         except OSError as error:  # a read-only home: the index serves this run only, from memory
             logger.debug("line index of %s not cached in %s: %s", path, cached.parent, error)
@@ -114,9 +120,9 @@ class LineIndex:
 def _build(path: Path, size: int, out: IO[bytes]) -> None:
     """Write the index of ``path`` to ``out``: (offset, length, line number) per row, native int64, a block at a time."""
     block = array("q")
-    with path.open("rb") as handle, task(f"indexing {path.name}", size, "bytes") as advance:
+    with open_data_file(path) as handle, task(f"indexing {path.name}", size, "bytes") as advance:
         position = reported = 0
-        for number, line in enumerate(handle, start=1):
+        for number, line in enumerate(bounded_lines(handle, path, compressed=False), start=1):
             start, body = position, line
             position += len(line)
             if number == 1 and body.startswith(BOM):

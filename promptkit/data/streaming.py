@@ -31,6 +31,8 @@ from typing import Any, overload
 from promptkit.data.line_index import BOM, LineIndex, is_blank
 from promptkit.data.sources import ParquetReader, Schema, open_reader
 from promptkit.data.sources.compression import compression_of, decompression_errors, describe, open_binary
+from promptkit.data.sources.json_rows import RowValueError, parse_row
+from promptkit.data.sources.limits import bounded_lines
 from promptkit.errors import DatasetError
 
 __all__ = ["FileRows"]
@@ -93,7 +95,7 @@ class FileRows(Sequence[dict[str, Any]]):
             failures = decompression_errors() if data is not raw else ()
             row = 0
             try:
-                for number, line in enumerate(data, start=1):
+                for number, line in enumerate(bounded_lines(data, self.path, data is not raw), start=1):
                     if number == 1:
                         line = line.removeprefix(BOM)
                     if is_blank(line):
@@ -102,6 +104,8 @@ class FileRows(Sequence[dict[str, Any]]):
                     row += 1
             except failures as error:
                 raise describe(error, self.path) from None
+            except DatasetError as error:  # a line over the record limit: the row it would have been
+                raise error.add_context(row=row) from None
 
     def _parse(self, line: bytes, number: int, row: int) -> dict[str, Any]:
         try:
@@ -109,7 +113,7 @@ class FileRows(Sequence[dict[str, Any]]):
         except UnicodeDecodeError as error:
             raise DatasetError(f"the line is not valid UTF-8 ({error.reason}); save the file as UTF-8", file=str(self.path), line=number, row=row) from None
         try:
-            value = json.loads(text)
+            value = parse_row(text)
         except json.JSONDecodeError as error:
             raise DatasetError(
                 f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)",
@@ -117,6 +121,8 @@ class FileRows(Sequence[dict[str, Any]]):
                 line=number,
                 row=row,
             ) from None
+        except RowValueError as error:
+            raise DatasetError(error.message, file=str(self.path), line=number, row=row, key=error.column) from None
         if not isinstance(value, dict):
             raise DatasetError(f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row)
         return value

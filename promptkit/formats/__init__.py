@@ -38,7 +38,7 @@ def validate_file(path: str | Path, format: str) -> ValidationReport:
     if format not in FORMATS:
         raise ConfigError(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}", key="format")
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise ConfigError(f"data file {str(path)!r} not found", file=str(path))
     report, _ = check_file(path, record_format(format), str(path))
     return report

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from promptkit.data.loaders import Splits, _resolve
+from promptkit.data.sources.limits import bounded_lines
+from promptkit.data.sources.regular import open_data_file
 from promptkit.errors import ConfigError, DatasetError
 from promptkit.formats.report import ValidationReport, Violation, show, violations_from
 
@@ -93,13 +95,9 @@ def check_file(
     validate = fmt.adapter.validate_json
     if path.is_dir():
         raise DatasetError("the data path is a folder; give the path of a .jsonl file in it", file=name)
-    try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise DatasetError(f"cannot read the data file: {error.strerror}", file=name) from None
-    with handle:
+    with open_data_file(path, name) as handle:
         # Lines end at b"\n" only (bytes iterate so), so U+2028, U+2029 and U+0085 inside strings stay in their record.
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(bounded_lines(handle, name, compressed=False), start=1):
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as error:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, BinaryIO
+
+from promptkit.data.sources import regular
 
 if TYPE_CHECKING:
     from PIL import ImageFile
@@ -29,7 +29,6 @@ __all__ = [
     "MediaFileError",
     "Prepared",
     "decode_limit",
-    "not_regular",
     "open_image",
     "open_regular",
     "prepare",
@@ -65,41 +64,17 @@ class Prepared:
     height: int | None = None
 
 
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def not_regular(mode: int) -> str | None:
-    """``'is a FIFO, not a regular file'`` (and so on) for a ``st_mode`` that is not a regular file's, else ``None``."""
-    if stat.S_ISREG(mode):
-        return None
-    kind = next((name for test, name in _KINDS if test(mode)), "not a file")
-    return f"is {kind}, not a regular file"
-
-
 def open_regular(path: Path) -> BinaryIO:
     """``path`` opened for reading, if it is a regular file; else :class:`MediaFileError`.
 
-    The check is made on the opened file, which is opened without blocking and
-    without following a final symlink: a FIFO or a link swapped in after the
-    caller's checks is refused instead of hanging or leading elsewhere.
+    The check is :mod:`promptkit.data.sources.regular`'s, made on the opened file, which is opened without blocking
+    and without following a final symlink: a FIFO or a link swapped in after the caller's checks is refused instead
+    of hanging or leading elsewhere.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
     try:
-        problem = not_regular(os.fstat(fd).st_mode)
-    except OSError:
-        os.close(fd)
-        raise
-    if problem is not None:
-        os.close(fd)
-        raise MediaFileError(f"it {problem}")
-    return os.fdopen(fd, "rb")
+        return regular.open_regular(path, follow_symlinks=False)
+    except regular.NotRegularError as error:
+        raise MediaFileError(str(error)) from None
 
 
 def decode_limit(limits: ImageLimits) -> tuple[int | None, str]:
@@ -145,11 +120,11 @@ def _identify(fp: IO[bytes]) -> ImageFile.ImageFile:
     prefix = fp.read(16)
     for format_id in Image.ID:
         factory, accept = Image.OPEN[format_id]
-        verdict = accept(prefix) if accept is not None else True
-        if not verdict or isinstance(verdict, str):  # a str is Pillow's "almost this format" note
-            continue
-        fp.seek(0)
-        try:
+        try:  # a plugin's accept() may itself fail on a short prefix (struct.error from BMP's on an empty file)
+            verdict = accept(prefix) if accept is not None else True
+            if not verdict or isinstance(verdict, str):  # a str is Pillow's "almost this format" note
+                continue
+            fp.seek(0)
             return factory(fp, "")
         except (SyntaxError, IndexError, TypeError, struct.error):  # what Image.open takes for "not this format"
             continue
@@ -166,6 +141,8 @@ def sniff_mime(data: bytes) -> str | None:
 
 def prepare(modality: str, data: bytes, limits: ImageLimits) -> Prepared:
     """Check ``data`` fits ``modality`` and, for images, apply ``limits``."""
+    if not data:
+        raise MediaFileError("it is empty (0 bytes)")
     if modality == "image":
         return prepare_image(data, limits)
     mime = sniff_mime(data)

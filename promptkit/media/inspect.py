@@ -15,8 +15,9 @@ import os
 from pathlib import Path
 from typing import IO
 
+from promptkit.data.sources.regular import not_regular
 from promptkit.errors import DatasetError
-from promptkit.media.files import MediaFileError, not_regular, open_image, open_regular, sniff_mime
+from promptkit.media.files import MediaFileError, open_image, open_regular, sniff_mime
 from promptkit.media.policy import MediaPolicy, confine, local_path, shown_url
 
 __all__ = ["describe_media"]

@@ -41,8 +41,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from promptkit.data.sources.regular import not_regular
 from promptkit.errors import ConfigError, DatasetError, check_keys
-from promptkit.media.files import ENCODINGS, ImageLimits, MediaFileError, Prepared, not_regular, open_regular, prepare
+from promptkit.media.files import ENCODINGS, ImageLimits, MediaFileError, Prepared, open_regular, prepare
 from promptkit.parts import Part
 from promptkit.promptlist import PromptList, RoleItem
 

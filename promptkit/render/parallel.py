@@ -6,7 +6,11 @@ processes.  It reads the test rows (streaming them when the renderer streams)
 and picks their shots, sends them to the workers :data:`CHUNK_ROWS` rows at a
 time, and yields the encoded lines each chunk comes back as, in row order, so
 the output is byte-identical to one worker's.  At most two chunks per worker
-are in flight (the memory of a run stays bounded).
+are in flight (the memory of a run stays bounded).  ``workers`` is a most:
+no more processes start than this process may run on CPUs
+(:func:`available_cpus`) or than there are chunks of rows to render; fewer
+are said in one warning (logger ``promptkit.render.parallel``), and one is this
+process.
 
 How the workers start (:func:`start_method`): forked, inheriting the renderer
 (nothing pickled), when this process runs no other thread; a forked child of a
@@ -20,7 +24,9 @@ an error naming its rows, never a wait.
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
+import os
 import pickle
 import signal
 import threading
@@ -38,7 +44,9 @@ from promptkit.records.record import RenderedPrompt
 from promptkit.render.renderer import Renderer
 from promptkit.render.rows import RowWithShots
 
-__all__ = ["CHUNK_ROWS", "json_lines", "render_parallel", "start_method"]
+__all__ = ["CHUNK_ROWS", "available_cpus", "json_lines", "render_parallel", "start_method", "worker_count"]
+
+logger = logging.getLogger(__name__)
 
 #: Test rows per task sent to a worker: large enough that sending rows and returning lines costs little per row.
 CHUNK_ROWS = 512
@@ -78,6 +86,41 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the platform has one), at least 1."""
+    process_cpu_count = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if process_cpu_count is not None:
+        return int(process_cpu_count() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def worker_count(workers: int, rows: int | None) -> tuple[int, str | None]:
+    """How many processes render ``rows`` test rows (``None``: not known before they are read) when ``workers`` are
+    asked for: at most one per CPU (:func:`available_cpus`) and one per chunk of :data:`CHUNK_ROWS` rows; and, when
+    that is fewer, why.
+
+    >>> worker_count(4, 600)[0] <= 2  # 600 rows make 2 chunks
+    True
+    """
+    cpus = available_cpus()
+    bounds = [(cpus, f"this process may run on {_count(cpus, 'CPU')}")]
+    if rows is not None:
+        chunks = -(-rows // CHUNK_ROWS)
+        bounds.append((chunks, f"{_count(rows, 'test row')} make{'s' if rows == 1 else ''} {_count(chunks, 'chunk')} of up to {CHUNK_ROWS} rows"))
+    lowest = min(bound for bound, _ in bounds)
+    if workers <= lowest:
+        return workers, None
+    used = max(1, lowest)
+    how = "rendering in this process" if used == 1 else f"rendering with {used} worker processes"
+    return used, f"workers={workers:,}: {how}, as {' and '.join(why for bound, why in bounds if bound == lowest)}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def render_parallel(
     renderer: Renderer,
     workers: int = 2,
@@ -111,6 +154,13 @@ def render_parallel(
     by_position = not renderer.streaming or (isinstance(rows, FileRows) and rows.random_access)
     counted = by_position or renderer.progress is not None  # a file read by the parent is not counted only for a bar
     total = (len(rows) if indices is None else len(indices)) if counted else None
+    workers, fewer = worker_count(workers, total)
+    if fewer is not None:
+        logger.warning("dataset %r: %s", renderer.dataset.abbr, fewer)
+    if workers == 1:
+        for prompts in renderer.prompts_by_row(indices):
+            yield encode(prompts)
+        return
     chunks = _Chunks(renderer.rows_with_shots(indices))
     tasks: Iterator[_Chunk] = iter(_positions(total or 0, indices) if by_position else chunks)
     global _job

@@ -201,6 +201,95 @@ def test_json_lines_read_in_blocks_of_any_size(tmp_path_factory: pytest.TempPath
         assert open_reader(path).read_all() == [*rows, rows[0]]
 
 
+JSON_TEXT = st.text(st.sampled_from("ab é😀\u2028\r\n\"\\{}[],:"), max_size=12)
+JSON_ROWS = st.lists(
+    st.dictionaries(st.sampled_from(["q", "a", "c"]), st.one_of(JSON_TEXT, st.integers(), st.lists(JSON_TEXT, max_size=3)), max_size=3),
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=JSON_ROWS,
+    block=st.integers(1, 40),
+    indent=st.sampled_from([None, 0, 2]),
+    ascii=st.booleans(),
+    bom=st.booleans(),
+    cut=st.floats(0, 1, exclude_max=True),
+)
+def test_json_documents_read_row_by_row_in_pieces_of_any_size(
+    tmp_path_factory: pytest.TempPathFactory, rows, block: int, indent, ascii: bool, bom: bool, cut: float
+):
+    """A .json document is parsed a row at a time from pieces of any size (a character cut between pieces, a row
+    longer than a piece): the rows json.loads gives; a document cut short anywhere, json.loads' error at its line."""
+    import promptkit.data.sources.text as text
+
+    data = ("\ufeff" if bom else "") + json.dumps(rows, indent=indent, ensure_ascii=ascii)
+    path = tmp_path_factory.mktemp("json") / "rows.json"
+    path.write_bytes(data.encode("utf-8"))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(text, "_BLOCK", block)
+        assert open_reader(path).read_all() == rows
+        short = data[: int(len(data) * cut)]
+        path.write_bytes(short.encode("utf-8"))
+        with pytest.raises(json.JSONDecodeError) as expected:
+            json.loads(short.removeprefix("\ufeff"))
+        with pytest.raises(DatasetError) as info:
+            open_reader(path).read_all()
+        assert (info.value.context["line"], info.value.message) == (expected.value.lineno, f"invalid JSON: {expected.value.msg}")
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ("", "file {path}, line 1: invalid JSON: Expecting value"),
+        ('{"q": 1}', "file {path}: a .json data file must hold a list of objects (one per row), not an object"),
+        ('[{"q": 1}, "x"]', "file {path}, line 1, row 1: a .json data file must hold a list of objects (one per row), and this row is a string"),
+        ('[{"q": 1}]\n[]', "file {path}, line 2: invalid JSON: Extra data"),
+        ('[{"q": 1}\n {"q": 2}]', "file {path}, line 2: invalid JSON: Expecting ',' delimiter"),
+    ],
+)
+def test_a_json_document_that_is_not_a_list_of_objects(tmp_path: Path, document: str, message: str):
+    """What the document holds instead of a list of objects is said, with the line (and row) where it is found."""
+    path = tmp_path / "rows.json"
+    path.write_text(document)
+    with pytest.raises(DatasetError) as info:
+        open_reader(path).read_all()
+    assert str(info.value) == message.format(path=path)
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=st.lists(st.integers(0, 60), min_size=1, max_size=6), limit=st.integers(20, 80), block=st.integers(1, 50))
+def test_every_text_reader_takes_lines_up_to_the_limit_and_names_the_first_longer_one(
+    tmp_path_factory: pytest.TempPathFactory, sizes: list[int], limit: int, block: int
+):
+    """PROMPTKIT_MAX_RECORD_BYTES: a line of ``limit`` bytes is read, one byte more is an error naming its line, in
+    JSON Lines (read whole or streamed, plain or gzip) and CSV, whatever the block size."""
+    import promptkit.data.sources.text as text
+    from promptkit.data.streaming import FileRows
+
+    folder = tmp_path_factory.mktemp("limit")
+    lines = ['{"q": "' + "x" * size + '"}' for size in sizes]
+    first_over = next((number for number, line in enumerate(lines, start=1) if len(line) > limit), None)
+    files = [folder / "rows.jsonl", folder / "rows.jsonl.gz", folder / "rows.csv"]
+    files[0].write_text("\n".join(lines) + "\n")
+    files[1].write_bytes(gzip.compress(files[0].read_bytes()))
+    files[2].write_text("q\n" + "".join("x" * (size + 9) + "\n" for size in sizes))  # the lines' lengths, one line down
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(text, "_BLOCK", block)
+        monkeypatch.setenv("PROMPTKIT_MAX_RECORD_BYTES", str(limit))
+        for path in files:
+            over = first_over + (path.suffix == ".csv") if first_over is not None else None
+            for read in (lambda path: open_reader(path).read_all(), lambda path: list(FileRows(path))):
+                if over is None:
+                    assert len(read(path)) == len(sizes)
+                    continue
+                with pytest.raises(DatasetError) as info:
+                    read(path)
+                assert (info.value.context["file"], info.value.context["line"]) == (str(path), over)
+                assert info.value.message.startswith(f"the line is longer than {limit:,} bytes")
+
+
 def test_invalid_utf8_in_a_later_block_names_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Bytes that are not UTF-8 are reported at their own line, however the file was cut into blocks."""
     import promptkit.data.sources.text as text

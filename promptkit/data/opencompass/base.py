@@ -30,6 +30,8 @@ from typing import Any, ClassVar
 
 from promptkit.data.loaders import Splits
 from promptkit.data.opencompass.locations import local_path
+from promptkit.data.sources.json_rows import RowValueError, parse_row
+from promptkit.data.sources.regular import check_data_file
 from promptkit.errors import ConfigError, DatasetError, did_you_mean
 
 __all__ = ["DATA_ROOT_ENV", "REQUIRED", "OpenCompassDataset", "Rows", "SplitRows"]
@@ -119,6 +121,7 @@ class OpenCompassDataset(ABC):
     def text(self, file: Path | str, errors: str = "strict", encoding: str = "utf-8") -> str:
         """A data file's text; a missing file is an error naming it and saying where data is looked for."""
         file = Path(file)
+        check_data_file(file)
         try:
             data = file.read_bytes()
         except FileNotFoundError:
@@ -149,11 +152,13 @@ class OpenCompassDataset(ABC):
         return rows
 
     def parse_json(self, text: str, file: Path | str, line: int | None = None) -> Any:
-        """``json.loads(text)``; malformed JSON is an error naming the file and line."""
+        """``json.loads(text)``, checked as rows are (:func:`~promptkit.data.sources.json_rows.parse_row`); malformed JSON is an error naming the file and line."""
         try:
-            return json.loads(text)
+            return parse_row(text)
         except json.JSONDecodeError as error:
             raise DatasetError(f"invalid JSON: {error.msg} at column {error.colno}", file=str(file), line=line or error.lineno) from None
+        except RowValueError as error:
+            raise DatasetError(error.message, file=str(file), line=line, key=error.column) from None
 
     def csv_records(self, file: Path | str, delimiter: str = ",", encoding: str = "utf-8") -> list[list[str]]:
         """The records of a CSV file, header included."""

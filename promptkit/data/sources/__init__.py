@@ -15,6 +15,12 @@ a ``save_to_disk`` folder              :class:`SavedDatasetReader`  ``promptkit[
 =====================================  ==========================  ==================
 
 The text formats may be compressed: ``.gz``, ``.bz2``, ``.zst`` (``promptkit[zstd]``).
+
+What every reader holds to: only regular files are read (:mod:`.regular`; the
+path is checked here, in :func:`open_reader`, before a reader is chosen), no
+record longer than the record limit is read (:mod:`.limits`), JSON a row may
+not hold is an error naming its column (:mod:`.json_rows`), and Arrow values
+come in their JSON form (:mod:`.arrow_values`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from promptkit.data.sources.arrow import ArrowReader, ParquetReader
 from promptkit.data.sources.base import FileReader, RowReader, Schema
 from promptkit.data.sources.compression import SUFFIXES, split_suffix
 from promptkit.data.sources.hf import SavedDatasetReader, is_saved_dataset, saved_splits
+from promptkit.data.sources.regular import check_data_file
 from promptkit.data.sources.text import CsvReader, JsonLinesReader, JsonReader, json_lines
 from promptkit.errors import ConfigError, DatasetError
 
@@ -68,6 +75,7 @@ def open_reader(path: Path, columns: Sequence[str] | None = None, progress: Prog
             # The common case: a folder of text files was given instead of one of them.
             raise DatasetError("the data path is a folder; give the path of a .jsonl, .json or .csv file in it", file=str(path))
         return _no_columns(reader, columns)
+    check_data_file(path)  # the one check of a data file's path: not a FIFO, a device, a socket (--rows - is read before)
     suffix, compression = split_suffix(path)
     if suffix in _TEXT:
         if suffix == ".csv":

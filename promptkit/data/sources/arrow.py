@@ -4,7 +4,13 @@ Parquet is read a row group at a time, in record batches; Arrow IPC files
 (the random-access "file" format, ``.feather`` v2) and streams (the files
 Hugging Face ``datasets`` keeps its tables in) a record batch at a time, from
 a memory map.  The schema is read first, so a missing column is found before
-any row.
+any row.  Values of types JSON has no value for (times, decimals, binary) are
+read in their JSON form (:mod:`.arrow_values`).
+
+The record limit (:mod:`.limits`) is checked from sizes known before the rows
+are turned into Python values: a row group whose rows average more than the
+limit by the file's footer (uncompressed), or a record batch whose buffers do,
+holds at least one row over it and is refused before it is read.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.data.progress import task
+from promptkit.data.sources.arrow_values import JsonForm, json_form
 from promptkit.data.sources.base import FileReader, Schema
+from promptkit.data.sources.limits import max_record_bytes, record_too_long
 from promptkit.errors import DatasetError, require
 
 __all__ = ["ArrowReader", "ParquetReader"]
@@ -35,7 +43,31 @@ def _unreadable(kind: str, path: Path, error: BaseException, where: str = "") ->
     )
 
 
-class ParquetReader(FileReader):
+class _ColumnarReader(FileReader):
+    """What the Arrow readers share: rows of a record batch or table in their JSON form, and the record limit."""
+
+    _form: JsonForm | None = None
+    _form_of: Any = None  # the schema _form was made for
+
+    def _rows(self, table: Any, first_row: int) -> list[dict[str, Any]]:
+        """The rows of ``table`` (its first row is row ``first_row`` of the file), their values in their JSON form."""
+        if table.schema is not self._form_of:
+            self._form, self._form_of = json_form(table.schema), table.schema
+        if self._form is None:
+            return table.to_pylist()  # type: ignore[no-any-return]
+        return self._form.rows(table, self.path, first_row)
+
+    def _check_size(self, size: int, rows: int, first_row: int, where: str) -> None:
+        """``rows`` rows from ``first_row`` that hold ``size`` bytes in all (known before they are read): refused if they
+        average more than the record limit, as one of them must then be longer."""
+        limit = max_record_bytes()
+        if rows and size > limit * rows:
+            raise record_too_long(
+                self.path, None, limit, False, f"a row of {where} ({rows:,} row{'s' if rows != 1 else ''} of {size:,} bytes in all)", row=first_row
+            )
+
+
+class ParquetReader(_ColumnarReader):
     """A Parquet file's rows, a record batch at a time (progress in rows)."""
 
     kind = "Parquet"
@@ -58,12 +90,20 @@ class ParquetReader(FileReader):
         return [metadata.row_group(group).num_rows for group in range(metadata.num_row_groups)]
 
     def read_row_group(self, group: int, first_row: int) -> list[dict[str, Any]]:
-        """The rows of one row group; ``first_row`` (its first row's number) is for the message if it cannot be read."""
+        """The rows of one row group; ``first_row`` (its first row's number) is for the messages."""
         pyarrow = _pyarrow(self.path)
+        file = self._file()
+        self._check_group(file, group, first_row)
         try:
-            return self._file().read_row_group(group).to_pylist()  # type: ignore[no-any-return]
+            table = file.read_row_group(group)
         except (pyarrow.ArrowException, OSError) as error:
             raise _unreadable(self.kind, self.path, error, f" (row group {group}, from row {first_row})").add_context(row=first_row) from None
+        return self._rows(table, first_row)
+
+    def _check_group(self, file: Any, group: int, first_row: int) -> None:
+        """The record limit, from the row group's uncompressed size in the footer."""
+        metadata = file.metadata.row_group(group)
+        self._check_size(metadata.total_byte_size, metadata.num_rows, first_row, f"row group {group} (by the file's footer)")
 
     def iter_rows(self) -> Iterator[dict[str, Any]]:
         pyarrow = _pyarrow(self.path)
@@ -71,18 +111,19 @@ class ParquetReader(FileReader):
         row = 0
         with task(f"reading {self.path.name}", file.metadata.num_rows, "rows", self.progress) as advance:
             for group in range(file.num_row_groups):
+                self._check_group(file, group, row)
                 try:
                     batches = list(file.iter_batches(batch_size=_BATCH_ROWS, row_groups=[group]))
                 except (pyarrow.ArrowException, OSError) as error:
                     raise _unreadable(self.kind, self.path, error, f" (row group {group}, from row {row})").add_context(row=row) from None
                 for batch in batches:
-                    rows = batch.to_pylist()
+                    rows = self._rows(batch, row)
                     yield from rows
                     row += len(rows)
                     advance(len(rows))
 
 
-class ArrowReader(FileReader):
+class ArrowReader(_ColumnarReader):
     """An Arrow IPC file or stream's rows, a record batch at a time (progress in rows when the count is known)."""
 
     kind = "Arrow"
@@ -118,7 +159,8 @@ class ArrowReader(FileReader):
                     raise _unreadable("Arrow IPC", self.path, error, f" (after row {row})").add_context(row=row) from None
                 if batch is None:
                     return
-                rows = batch.to_pylist()
+                self._check_size(batch.nbytes, batch.num_rows, row, "a record batch")
+                rows = self._rows(batch, row)
                 yield from rows
                 row += len(rows)
                 advance(len(rows))

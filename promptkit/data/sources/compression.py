@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from promptkit.data.sources.regular import open_data_file
 from promptkit.errors import DatasetError, require
 
 __all__ = ["SUFFIXES", "compression_of", "decompression_errors", "open_binary", "split_suffix"]
@@ -37,11 +38,8 @@ def split_suffix(path: Path) -> tuple[str, str | None]:
 
 def compression_of(path: Path) -> str | None:
     """The compression of ``path`` by its first bytes, checked against its extension."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4)
-    except OSError as error:
-        raise DatasetError(f"cannot read the data file: {error.strerror}", file=str(path)) from None
+    with open_data_file(path) as handle:
+        head = handle.read(4)
     found = next((name for magic, name in _MAGIC if head.startswith(magic)), None)
     named = split_suffix(path)[1]
     if named is not None and found != named:
@@ -57,11 +55,7 @@ def compression_of(path: Path) -> str | None:
 def open_binary(path: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
     """``(data, raw)``: the file's decompressed bytes, and the file itself (whose position tells the progress)."""
     compression = compression_of(path)
-    try:
-        raw = path.open("rb")
-    except OSError as error:
-        raise DatasetError(f"cannot read the data file: {error.strerror}", file=str(path)) from None
-    with raw:
+    with open_data_file(path) as raw:
         if compression is None:
             yield raw, raw
         elif compression == "gzip":

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from promptkit.data.progress import task
+from promptkit.data.sources.arrow_values import json_form
 from promptkit.data.sources.base import FileReader, Schema
 from promptkit.errors import DatasetError, require
 
@@ -71,10 +72,34 @@ class SavedDatasetReader(FileReader):
         if not hasattr(dataset, "column_names") or isinstance(dataset.column_names, dict):
             raise DatasetError("the folder holds a DatasetDict; give the folder itself as the dataset's path, for its splits", file=str(self.path))
         columns = dataset.column_names
+        # Columns of plain values (not images, audio … that datasets decodes) of types JSON has no value for are read
+        # again from the Arrow table, in their JSON form (as from Parquet files).
+        plain = [name for name, feature in dataset.features.items() if not _decoded(feature)]
+        form = json_form(dataset.select_columns(plain).data.schema) if plain else None
+        if form is not None:
+            again = dataset.select_columns(form.columns)
+            form, tables = json_form(again.data.schema), again.with_format("arrow").iter(batch_size=_BATCH_ROWS)
+        first = 0
         with task(f"reading {self.path.name}", len(dataset), "rows", self.progress) as advance:
             for batch in dataset.iter(batch_size=_BATCH_ROWS):
+                if form is not None:
+                    rows = form.rows(next(tables), self.path, first)
+                    batch.update({name: [row[name] for row in rows] for name in form.columns})
                 values = [batch[column] for column in columns]
                 count = len(values[0]) if values else 0
                 for index in range(count):
                     yield {column: value[index] for column, value in zip(columns, values, strict=True)}
+                first += count
                 advance(count)
+
+
+def _decoded(feature: Any) -> bool:
+    """Whether ``datasets`` decodes a feature's values (an image, audio …), itself or inside a list or dict."""
+    if hasattr(feature, "decode_example"):
+        return True
+    if isinstance(feature, dict):
+        return any(_decoded(inner) for inner in feature.values())
+    if isinstance(feature, (list, tuple)):
+        return any(_decoded(inner) for inner in feature)
+    inner = getattr(feature, "feature", None)  # Sequence, List, LargeList
+    return inner is not None and _decoded(inner)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import promptkit
 import promptkit._sandbox
 from promptkit import ChatTemplate, JinjaPromptTemplate, MetaTemplateError, TemplateError
-from promptkit._text_size import format_bound, percent_bound
+from promptkit._sandbox.text_size import format_bound, percent_bound
 
 ROOT = Path(promptkit.__file__).parents[1]
 USER = [{"role": "user", "content": "hi"}]

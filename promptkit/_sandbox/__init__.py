@@ -7,20 +7,29 @@ as an empty string; here it raises instead, so an escape attempt is an error,
 never quietly different output.
 
 A template is untrusted code, so each render is also bounded by
-:class:`TemplateLimits`: a wall-clock deadline and a size that no string,
-list or output the template builds may exceed.  The deadline is checked at
+:class:`TemplateLimits`: the CPU time of the rendering thread (see "the time
+limit" below: machine load does not change the outcome) and a size that no
+string, list or output the template builds may exceed.  Time is checked at
 every step that can repeat: each iteration of a for-loop over more than 16
 items, the start of a loop over fewer that sits in another loop (a loop in
 none runs once per render or per call: over a handful of items it needs no
-check), each call (a macro, a method, a recursive ``loop()``) and each checked
-operator.  Sizes
-are checked where a template can make a large value from a small one: before
-``*``, ``**``, ``%``, ``str.format``, the filters ``center``, ``format``,
-``join``, ``replace``, ``indent``, ``wordwrap``, ``batch`` and ``tojson``,
-and the text methods ``ljust``, ``rjust``, ``center``, ``zfill``,
-``expandtabs``, ``replace``, ``join``, ``translate``; after ``+`` of two
-non-constant operands, ``~``, every text method, and on the output as it is
-produced.
+check), each call (a macro, a method, a recursive ``loop()``), each checked
+operator, and every 1,024 fields of a format being measured.
+
+Sizes are checked before the value is built wherever a template can make a
+large value from small arguments: ``*`` (of a list: what it holds, counted
+through its items, see :func:`_holding`), ``**``, ``%`` and ``str.format``
+(their real fields and widths, :mod:`promptkit._sandbox.text_size`), the
+globals ``lipsum``, the filters ``batch``, ``center``, ``format``, ``indent``,
+``join``, ``replace``, ``slice``, ``sum``, ``tojson`` (its indent),
+``urlize`` and ``wordwrap``, the text methods ``ljust``, ``rjust``,
+``center``, ``zfill``, ``expandtabs``, ``replace``, ``join``, ``translate``,
+``format``, ``format_map``, and ``int.to_bytes`` and ``dict.fromkeys``.
+After one step (a few times the limit at most): ``+`` of two non-constant
+operands, ``~``, every text method's result, every filter's result but those
+that return a number, one of their arguments or a lazy sequence
+(``|tojson|tojson|...`` stops at the first step past the limit), and the
+output as it is produced.
 
 Two changes make rendering cheaper without changing what a template may do
 or what it renders:
@@ -41,7 +50,7 @@ or what it renders:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
 from itertools import chain, islice
 from threading import get_ident
 from time import monotonic, thread_time
@@ -69,8 +78,8 @@ from jinja2.runtime import Context, LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import Namespace, generate_lorem_ipsum, pass_context
 
+from promptkit._sandbox.text_size import format_bound, percent_bound
 from promptkit._template_limits import LimitExceeded, TemplateLimits, describe, one_line
-from promptkit._text_size import format_bound, percent_bound
 
 __all__ = ["LimitExceeded", "StrictSandbox", "TemplateLimits", "check_json_indent", "check_size", "describe", "one_line", "render"]
 
@@ -423,7 +432,7 @@ def _batch(context: Context, value: Iterable[Any], linecount: int, fill_with: An
 
 
 @pass_context
-def _slice(context: Context, value: Iterable[Any], slices: int, fill_with: Any = None) -> Iterator[list[Any]]:
+def _slice(context: Context, value: Collection[Any], slices: int, fill_with: Any = None) -> Iterator[list[Any]]:
     limited = _limited(context)
     _allow(limited, slices, "the filter 'slice'", "a list of", "items")
     if isinstance(slices, int):

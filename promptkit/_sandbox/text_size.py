@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from contextlib import suppress
 from string import Formatter
 from typing import Any
@@ -34,7 +34,6 @@ _HUGE = 10**19
 _DIGITS_PER_BIT = math.log10(2)
 # repr() of a float has at most 24 characters ('-1.7976931348623157e+308').
 _FLOAT_REPR = 24
-_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # [[fill]align][sign][z][#][0][width][grouping][.precision][type]: the format-spec mini-language of str, int and float.
 _FORMAT_SPEC = re.compile(
     r"(?:.?[<>=^])?[-+ ]?z?#?0?(?P<width>\d*)(?P<grouping>[,_]?)(?:\.(?P<precision>\d+))?(?P<type>[bcdeEfFgGnosxX%]?)", re.DOTALL
@@ -96,7 +95,7 @@ def text_bound(value: Any, budget: float = math.inf, mode: str = "str") -> int:
             total += 4 * len(item) + 2
             for key, child in item.items():
                 stack += ((key, inner), (child, inner))
-        elif isinstance(item, _DICT_VIEWS):
+        elif isinstance(item, KeysView | ValuesView | ItemsView):  # dict.keys() ...
             total += 2 * len(item) + 14
             stack.extend((child, inner) for child in item)
         elif isinstance(item, jinja2.utils.Namespace):

@@ -126,15 +126,6 @@ _READ_EVERY = 0.001
 _last_reading: tuple[int, float, float] = (-1, -math.inf, 0.0)
 
 
-def _start_clock(context: Context, seconds: float) -> None:
-    global _last_reading  # noqa: PLW0603  # the one reading shared by the renders of a thread, see above
-    now = monotonic()
-    thread, at, cpu = _last_reading
-    if now - at > _READ_EVERY or thread != get_ident():
-        thread, at, cpu = _last_reading = (get_ident(), now, thread_time())
-    context.cpu_deadline, context.deadline = cpu + seconds, now + seconds  # type: ignore[attr-defined]
-
-
 def _past_deadline(context: _LimitedContext) -> float:
     """The wall clock passed ``context.deadline``: raise if the thread's CPU time is up too, else the new deadline."""
     left = context.cpu_deadline - thread_time()
@@ -221,8 +212,13 @@ def _sized(context: _LimitedContext, value: Any, how: str) -> Any:
 
 def render(template: jinja2.Template, context: Context, limits: TemplateLimits) -> str:
     """``template`` rendered in ``context`` (made by ``template.new_context``) within ``limits``."""
+    global _last_reading  # noqa: PLW0603  # the one CPU reading shared by the renders of a thread, see "the time limit"
     context.limits, context.max_chars = limits, limits.max_chars  # type: ignore[attr-defined]
-    _start_clock(context, limits.seconds)
+    now = monotonic()
+    thread, at, cpu = _last_reading
+    if now - at > _READ_EVERY or thread != get_ident():
+        thread, at, cpu = _last_reading = (get_ident(), now, thread_time())
+    context.cpu_deadline, context.deadline = cpu + limits.seconds, now + limits.seconds  # type: ignore[attr-defined]
     parts = template.root_render_func(context)
     # The output is counted as it is produced: a first chunk of pieces at once (each piece is bounded where it
     # was built; most renders are one chunk), then piece by piece.

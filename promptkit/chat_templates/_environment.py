@@ -27,7 +27,7 @@ import jinja2.ext
 import jinja2.meta
 import jinja2.nodes
 import jinja2.utils
-from jinja2.exceptions import SecurityError, TemplateError
+from jinja2.exceptions import TemplateError
 from jinja2.filters import do_trim
 from jinja2.runtime import Context
 from jinja2.utils import pass_context
@@ -86,26 +86,6 @@ class _Dict:
         return dict.fromkeys(*args)
 
 
-class _Namespace(jinja2.utils.Namespace):
-    """``namespace()`` that refuses underscore-prefixed attribute names (as HF's)."""
-
-    def __init__(*args: Any, **kwargs: Any) -> None:
-        self, rest = args[0], args[1:]
-        attrs = dict(*rest, **kwargs)
-        for name in attrs:
-            _check_name(name)
-        jinja2.utils.Namespace.__init__(self, attrs)
-
-    def __setitem__(self, name: str, value: Any) -> None:
-        _check_name(name)
-        jinja2.utils.Namespace.__setitem__(self, name, value)
-
-
-def _check_name(name: Any) -> None:
-    if isinstance(name, str) and name.startswith("_"):
-        raise SecurityError(f"a template cannot store the underscore-prefixed attribute {name!r} on a namespace")
-
-
 def _make_environment() -> StrictSandbox:
     env = StrictSandbox(trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols])
     env.filters["tojson"] = _tojson
@@ -113,7 +93,6 @@ def _make_environment() -> StrictSandbox:
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     env.globals["dict"] = _Dict()
-    env.globals["namespace"] = _Namespace
     return env
 
 

@@ -88,10 +88,10 @@ class ChatTemplate:
 
         Templates: ``chat_template.jinja`` and ``additional_chat_templates/<name>.jinja`` when present,
         else ``chat_template`` in ``tokenizer_config.json`` (a string, or a list of ``{name, template}``).
-        Special tokens (``bos_token``, ``eos_token``, …): ``tokenizer_config.json``, then ``special_tokens_map.json``
-        for the ones it lacks; a token may be a string or an ``AddedToken`` object with ``content``.
-        Added tokens: the ``"special": true`` entries of ``added_tokens_decoder`` in ``tokenizer_config.json`` and of
-        ``added_tokens`` in ``tokenizer.json``.
+        Special tokens: see :func:`_special_tokens` (``special_tokens_map.json`` is read only when
+        ``tokenizer_config.json`` has no ``added_tokens_decoder``, and then its entries replace the config's).
+        Added tokens: the extra special tokens, and the ``"special": true`` entries of ``added_tokens_decoder`` in
+        ``tokenizer_config.json`` and of ``added_tokens`` in ``tokenizer.json``.
         Every file must be UTF-8 (as ``transformers`` reads them).
         """
         path = Path(folder)
@@ -112,12 +112,11 @@ class ChatTemplate:
                 templates[file.stem] = _read_text(file)
         if not templates:
             templates = _templates_from_config(config.get("chat_template"), config_file)
-        tokens = _special_tokens(config, config_file)
         map_file = path / "special_tokens_map.json"
-        if map_file.is_file():
-            for key, value in _special_tokens(_read_json(map_file), map_file).items():
-                tokens.setdefault(key, value)
-        added = _added_special_tokens(config.get("added_tokens_decoder"), config_file)
+        # transformers 5 reads the map of an older save only: one whose tokenizer_config.json has no added_tokens_decoder.
+        token_map = _read_json(map_file) if "added_tokens_decoder" not in config and map_file.is_file() else {}
+        tokens, extra = _special_tokens(config, config_file, token_map, map_file)
+        added = [*extra, *_added_special_tokens(config.get("added_tokens_decoder"), config_file)]
         tokenizer_file = path / "tokenizer.json"
         if tokenizer_file.is_file():
             added += _added_special_tokens(_read_json(tokenizer_file).get("added_tokens"), tokenizer_file)
@@ -402,15 +401,49 @@ def _added_special_tokens(entries: Any, file: Path) -> list[str]:
     ]
 
 
-def _special_tokens(config: Mapping[str, Any], file: Path) -> dict[str, str]:
+def _special_tokens(config: Mapping[str, Any], config_file: Path, token_map: Mapping[str, Any], map_file: Path) -> tuple[dict[str, str], list[str]]:
+    """The special tokens a tokenizer loaded from these files hands its chat template, and its extra special tokens.
+
+    As ``transformers`` 5 reads them.  A token is a string or an ``AddedToken`` object with ``content``.
+
+    * The named tokens (:data:`SPECIAL_TOKEN_NAMES`) and every other ``*_token`` key holding a token
+      (``image_token``: a model-specific token) of ``tokenizer_config.json``, and the entries of a dict
+      ``extra_special_tokens``.
+    * Each entry of ``special_tokens_map.json`` (``token_map``, when it is read) replaces the config's; ``null``
+      removes the token.
+    * Extra special tokens (the template does not see them; they are control tokens): the config's list
+      ``extra_special_tokens``, else its ``additional_special_tokens``; the map's ``extra_special_tokens`` added to
+      them, or its ``additional_special_tokens`` when there are none.
+    """
+    values = {key: (value, config_file) for key, value in config.items()}
+    if "additional_special_tokens" in values and not config.get("extra_special_tokens"):
+        values["extra_special_tokens"] = values.pop("additional_special_tokens")
+    for key, value in token_map.items():
+        if key == "extra_special_tokens" and isinstance(value, list) and isinstance(values.get(key, (None,))[0], list):
+            value = [*values[key][0], *value]
+        values[key] = (value, map_file)
+    if "additional_special_tokens" in values and "extra_special_tokens" not in values:
+        values["extra_special_tokens"] = values.pop("additional_special_tokens")
+    extra, where = values.pop("extra_special_tokens", (None, config_file))
+    if isinstance(extra, Mapping):  # named model-specific tokens
+        values.update({key: (value, where) for key, value in extra.items()})
+        extra = None
     tokens = {}
-    for name in SPECIAL_TOKEN_NAMES:
-        value = config.get(name)
-        if isinstance(value, dict):
-            value = value.get("content")
-        if value is None:
-            continue
-        if not isinstance(value, str):
-            raise ConfigError(f"{name} in {file} must be a string or an object with 'content' (got {value!r})", file=str(file), key=name)
-        tokens[name] = value
-    return tokens
+    for key, (value, file) in values.items():
+        if key in SPECIAL_TOKEN_NAMES:
+            content = _content(value)
+            if value is not None and content is None:
+                raise ConfigError(f"{key} in {file} must be a string or an object with 'content' (got {value!r})", file=str(file), key=key)
+        else:
+            content = _content(value) if key.endswith("_token") else None
+        if content is not None:
+            tokens[key] = content
+    extras = [content for content in map(_content, extra if isinstance(extra, list) else []) if content]
+    return tokens, list(dict.fromkeys(extras))
+
+
+def _content(token: Any) -> str | None:
+    """The text of a token written as a string or as an ``AddedToken`` object; None for anything else."""
+    if isinstance(token, Mapping):
+        token = token.get("content")
+    return token if isinstance(token, str) else None

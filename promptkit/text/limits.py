@@ -20,9 +20,11 @@ __all__ = ["LimitExceeded", "TemplateLimits", "describe", "one_line"]
 class TemplateLimits:
     """Bounds on one render of a template (chat template or Jinja prompt template), which may be untrusted code.
 
-    ``seconds``: wall-clock time one render may take.  ``max_chars``: the length no string, list or output
-    the template builds may exceed.  The defaults are far beyond any real template (a long conversation
-    renders in a millisecond; 8 Mi characters are about two million tokens).
+    ``seconds``: the CPU time one render may take (of the thread that renders: time spent waiting for a core on a
+    loaded machine does not count, so the same template and input give the same result on any machine load).
+    ``max_chars``: the length no string, list or output the template builds may exceed (a list counts its items
+    and the characters it holds).  The defaults are far beyond any real template (a long conversation renders in
+    a millisecond; 8 Mi characters are about two million tokens).
 
     >>> TemplateLimits()
     TemplateLimits(seconds=5.0, max_chars=8388608)

@@ -7,20 +7,29 @@ as an empty string; here it raises instead, so an escape attempt is an error,
 never quietly different output.
 
 A template is untrusted code, so each render is also bounded by
-:class:`TemplateLimits`: a wall-clock deadline and a size that no string,
-list or output the template builds may exceed.  The deadline is checked at
+:class:`TemplateLimits`: the CPU time of the rendering thread (see "the time
+limit" below: machine load does not change the outcome) and a size that no
+string, list or output the template builds may exceed.  Time is checked at
 every step that can repeat: each iteration of a for-loop over more than 16
 items, the start of a loop over fewer that sits in another loop (a loop in
 none runs once per render or per call: over a handful of items it needs no
-check), each call (a macro, a method, a recursive ``loop()``) and each checked
-operator.  Sizes
-are checked where a template can make a large value from a small one: before
-``*``, ``**``, ``%``, ``str.format``, the filters ``center``, ``format``,
-``join``, ``replace``, ``indent``, ``wordwrap``, ``batch`` and ``tojson``,
-and the text methods ``ljust``, ``rjust``, ``center``, ``zfill``,
-``expandtabs``, ``replace``, ``join``, ``translate``; after ``+`` of two
-non-constant operands, ``~``, every text method, and on the output as it is
-produced.
+check), each call (a macro, a method, a recursive ``loop()``), each checked
+operator, and every 1,024 fields of a format being measured.
+
+Sizes are checked before the value is built wherever a template can make a
+large value from small arguments: ``*`` (of a list: what it holds, counted
+through its items, see :func:`_holding`), ``**``, ``%`` and ``str.format``
+(their real fields and widths, :mod:`promptkit.text.format_sizes`), the
+globals ``lipsum``, the filters ``batch``, ``center``, ``format``, ``indent``,
+``join``, ``replace``, ``slice``, ``sum``, ``tojson`` (its indent),
+``urlize`` and ``wordwrap``, the text methods ``ljust``, ``rjust``,
+``center``, ``zfill``, ``expandtabs``, ``replace``, ``join``, ``translate``,
+``format``, ``format_map``, and ``int.to_bytes`` and ``dict.fromkeys``.
+After one step (a few times the limit at most): ``+`` of two non-constant
+operands, ``~``, every text method's result, every filter's result but those
+that return a number, one of their arguments or a lazy sequence
+(``|tojson|tojson|...`` stops at the first step past the limit), and the
+output as it is produced.
 
 Two changes make rendering cheaper without changing what a template may do
 or what it renders:
@@ -41,21 +50,35 @@ or what it renders:
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from itertools import islice
-from time import monotonic
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
+from itertools import chain, islice
+from threading import get_ident
+from time import monotonic, thread_time
 from typing import Any, NoReturn
 
 import jinja2
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.constants import LOREM_IPSUM_WORDS
 from jinja2.exceptions import SecurityError
-from jinja2.filters import do_batch, do_center, do_format, do_indent, do_replace, do_tojson, do_wordwrap, sync_do_join
+from jinja2.filters import (
+    do_batch,
+    do_center,
+    do_format,
+    do_indent,
+    do_replace,
+    do_tojson,
+    do_urlize,
+    do_wordwrap,
+    make_attrgetter,
+    sync_do_join,
+    sync_do_slice,
+)
 from jinja2.runtime import Context, LoopContext
-from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import pass_context
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
+from jinja2.utils import Namespace, generate_lorem_ipsum, pass_context
 
+from promptkit.text.format_sizes import format_bound, percent_bound
 from promptkit.text.limits import LimitExceeded, TemplateLimits, describe, one_line
 
 __all__ = ["LimitExceeded", "StrictSandbox", "TemplateLimits", "check_json_indent", "check_size", "describe", "one_line", "render"]
@@ -66,22 +89,50 @@ _DIGITS_PER_BIT = math.log10(2)
 
 
 class _LimitedContext(Context):
-    """A render's context, carrying its limits: ``deadline`` (a ``time.monotonic()`` value) and ``max_chars``.
+    """A render's context, carrying its limits: ``cpu_deadline`` (a ``time.thread_time()`` value), ``deadline`` (the
+    ``time.monotonic()`` value before which the thread cannot reach it, see :func:`_past_deadline`) and ``max_chars``.
 
     Slots (the fastest attributes to read: the generated code reads ``max_chars`` at every checked ``+``), set by
     :func:`render` (``Template.render`` of these environments goes through it); a derived context (a scoped
     block) has its parent's.
     """
 
-    __slots__ = ("deadline", "limits", "max_chars")
+    __slots__ = ("cpu_deadline", "deadline", "limits", "max_chars")
+    cpu_deadline: float
     deadline: float
     limits: TemplateLimits
     max_chars: int
 
     def derived(self, locals: dict[str, Any] | None = None) -> Context:
         context = super().derived(locals)
-        context.limits, context.deadline, context.max_chars = self.limits, self.deadline, self.max_chars  # type: ignore[attr-defined]
+        context.limits, context.max_chars = self.limits, self.max_chars  # type: ignore[attr-defined]
+        context.cpu_deadline, context.deadline = self.cpu_deadline, self.deadline  # type: ignore[attr-defined]
         return context
+
+
+# --- the time limit: CPU time of the rendering thread --------------------------------------------------------------
+#
+# Reading a thread's CPU clock is a system call, eight times slower than reading the wall clock and as slow as a
+# tenth of a small render.  A thread cannot use more CPU time than passes on the wall clock, so:
+# * a render starts from a reading of its thread's CPU clock at most a millisecond old (one reading a millisecond
+#   while one thread renders; a render is charged at most that millisecond of its thread's earlier work);
+# * the checks read the wall clock against `deadline`, the earliest moment the CPU limit can be reached, and only
+#   past it the CPU clock: either the limit is reached, or `deadline` moves to the next such moment.
+# A render that waits for a core (a loaded machine) uses no more of its limit than on an idle one, and a render
+# that never comes near its limit never reads the CPU clock.
+
+_READ_EVERY = 0.001
+# The last reading: (thread id, wall-clock time, the thread's CPU time), replaced as a whole (atomic for threads).
+_last_reading: tuple[int, float, float] = (-1, -math.inf, 0.0)
+
+
+def _past_deadline(context: _LimitedContext) -> float:
+    """The wall clock passed ``context.deadline``: raise if the thread's CPU time is up too, else the new deadline."""
+    left = context.cpu_deadline - thread_time()
+    if left <= 0:
+        raise LimitExceeded(f"it took more than seconds={context.limits.seconds:g} of CPU time", "seconds")
+    context.deadline = deadline = monotonic() + left
+    return deadline
 
 
 class _Template(jinja2.Template):
@@ -98,11 +149,12 @@ def _limited(context: Context) -> _LimitedContext:
 
 def _check_time(context: _LimitedContext) -> None:
     if monotonic() > context.deadline:
-        _expired(context)
+        _past_deadline(context)
 
 
-def _expired(context: _LimitedContext) -> NoReturn:
-    raise LimitExceeded(f"it ran longer than seconds={context.limits.seconds:g}", "seconds")
+def _ticker(context: _LimitedContext) -> Callable[[], None]:
+    """The time check of ``context``, for a long computation to call now and then."""
+    return lambda: _check_time(context)
 
 
 def _allow(context: _LimitedContext, size: Any, how: str, what: str = "a string of", unit: str = "characters") -> None:
@@ -111,18 +163,62 @@ def _allow(context: _LimitedContext, size: Any, how: str, what: str = "a string 
         raise LimitExceeded(f"it would build {what} {size:,} {unit} with {how}, over max_chars={context.max_chars:,}", "max_chars")
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def _holding(value: Any, limit: int) -> int:
+    """The items and characters ``value`` holds at any depth, counted each time it holds them (up to past ``limit``).
+
+    What a container costs once printed, mapped or summed: ``['x' * 8000000] * 1000`` is a list of 1,000 items
+    holding 8,000,001,000.  The walk stops once past ``limit``, so it costs at most ``limit`` steps.
+    """
+    total = 0
+    stack = [value]
+    while stack and total <= limit:
+        item = stack.pop()
+        if isinstance(item, str | bytes):
+            total += len(item)
+        elif isinstance(item, list | tuple):
+            total += len(item)
+            kinds = set(map(type, item))  # most lists hold numbers or strings only: counted without a step per item
+            if kinds == {str}:
+                total += sum(map(len, item))
+            elif not kinds <= _SCALARS:
+                stack.extend(item)
+        elif isinstance(item, Mapping):
+            total += len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, Namespace):
+            stack.append(object.__getattribute__(item, "_Namespace__attrs"))
+    return total
+
+
+def _allow_holding(context: _LimitedContext, value: Any, times: int, how: str, what: str = "a list") -> None:
+    """Refuse to build a container holding ``value`` ``times`` times, over the limit (see :func:`_holding`)."""
+    if times > 0 and _holding(value, context.max_chars // times) * times > context.max_chars:
+        raise LimitExceeded(f"it would build {what} holding more than max_chars={context.max_chars:,} items and characters with {how}", "max_chars")
+
+
 def _sized(context: _LimitedContext, value: Any, how: str) -> Any:
-    """``value``, once its length (if it has one) is within the limit."""
+    """``value``, once its length (if it has one) and what it holds are within the limit."""
     if isinstance(value, str | bytes):
         _allow(context, len(value), how)
     elif isinstance(value, list | tuple):
         _allow(context, len(value), how, "a list of", "items")
+        _allow_holding(context, value, 1, how)
     return value
 
 
 def render(template: jinja2.Template, context: Context, limits: TemplateLimits) -> str:
     """``template`` rendered in ``context`` (made by ``template.new_context``) within ``limits``."""
-    context.limits, context.deadline, context.max_chars = limits, monotonic() + limits.seconds, limits.max_chars  # type: ignore[attr-defined]
+    global _last_reading  # noqa: PLW0603  # the one CPU reading shared by the renders of a thread, see "the time limit"
+    context.limits, context.max_chars = limits, limits.max_chars  # type: ignore[attr-defined]
+    now = monotonic()
+    thread, at, cpu = _last_reading
+    if now - at > _READ_EVERY or thread != get_ident():
+        thread, at, cpu = _last_reading = (get_ident(), now, thread_time())
+    context.cpu_deadline, context.deadline = cpu + limits.seconds, now + limits.seconds  # type: ignore[attr-defined]
     parts = template.root_render_func(context)
     # The output is counted as it is produced: a first chunk of pieces at once (each piece is bounded where it
     # was built; most renders are one chunk), then piece by piece.
@@ -156,7 +252,7 @@ def _ticking(items: Iterator[Any], context: _LimitedContext) -> Iterator[Any]:
     deadline = context.deadline
     for item in items:
         if monotonic() > deadline:
-            _expired(context)
+            deadline = _past_deadline(context)
         yield item
 
 
@@ -186,39 +282,8 @@ class _MeteredIterable:
 # --- sizes of the operations that can make a large value from a small one ---------------------------------------
 
 
-def _huge(digits: str) -> int:
-    """An integer written in a format string, read without converting thousands of digits."""
-    return int(digits) if len(digits) < 19 else 10**19
-
-
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(\*|\d+)?(?:\.(\*|\d+))?")
-_NUMBER = re.compile(r"\d+")
-
-
 def _text_length(value: Any) -> int:
     return len(value) if isinstance(value, str | bytes) else 0
-
-
-def _percent_size(fmt: str | bytes, values: Any) -> int:
-    """An upper bound of ``len(fmt % values)`` (given that no value is a container)."""
-    text = fmt.decode("latin-1") if isinstance(fmt, bytes) else fmt
-    specs = _PERCENT_SPEC.findall(text)
-    if isinstance(values, Mapping):  # %(name)s: one value may be used by every spec
-        args: tuple[Any, ...] = tuple(values.values())
-        inserted = len(specs) * max(map(_text_length, args), default=0)
-    else:
-        args = values if isinstance(values, tuple) else (values,)
-        inserted = sum(map(_text_length, args))
-    star = max((a for a in args if type(a) is int), default=0)
-    widest = max((star if n == "*" else _huge(n) for spec in specs for n in spec if n), default=0)
-    return len(text) + inserted + len(specs) * widest
-
-
-def _format_size(fmt: str, values: Iterable[Any]) -> int:
-    """An upper bound of ``len(fmt.format(...))``: every field may hold the longest value, at the widest width."""
-    fields = fmt.count("{")
-    widest = max(map(_huge, _NUMBER.findall(fmt)), default=0)
-    return len(fmt) + fields * (max(map(_text_length, values), default=0) + widest)
 
 
 def _replace_size(text: str | bytes, old: Any, new: Any, count: Any = -1) -> int:
@@ -251,6 +316,7 @@ def _check_multiply(context: _LimitedContext, left: Any, right: Any) -> None:
                 _allow(context, len(seq) * times, "'*'")
             elif isinstance(seq, list | tuple):
                 _allow(context, len(seq) * times, "'*'", "a list of", "items")
+                _allow_holding(context, seq, times, "'*'")
     if isinstance(left, int) and isinstance(right, int):
         _check_digits(left.bit_length() + right.bit_length() - 1, "'*'")
 
@@ -282,12 +348,24 @@ def _check_text_call(context: _LimitedContext, method: Any, args: tuple[Any, ...
         items = list(args[0])
         _allow(context, sum(map(_text_length, items)) + len(text) * max(len(items) - 1, 0), how)
         return (items, *args[1:])
-    elif name == "format" and isinstance(text, str):
-        _allow(context, _format_size(text, [*args, *kwargs.values()]), how)
-    elif name == "format_map" and args and isinstance(args[0], Mapping) and isinstance(text, str):
-        _allow(context, _format_size(text, args[0].values()), how)
+    elif name in ("format", "format_map") and isinstance(text, str):
+        values: tuple[tuple[Any, ...], Any] = (args, kwargs) if name == "format" else ((), args[0] if args else {})
+        if isinstance(values[1], Mapping):
+            _allow(context, format_bound(text, *values, context.max_chars, SandboxedFormatter(context.environment), _ticker(context)), how)
     elif name == "translate" and args and isinstance(args[0], Mapping):
         _allow(context, len(text) * max(1, max(map(_text_length, args[0].values()), default=1)), how)
+    return args
+
+
+def _check_method_call(context: _LimitedContext, owner: Any, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """Refuse a call of another method that would build a value over the limit; the arguments to call it with."""
+    name = getattr(method, "__name__", None)
+    if name == "to_bytes" and isinstance(owner, int):
+        _allow(context, args[0] if args else kwargs.get("length", 1), "int.to_bytes")
+    elif name == "fromkeys" and args:  # dict.fromkeys(keys, value): the value once per key
+        keys = list(args[0])
+        _allow_holding(context, args[1] if len(args) > 1 else kwargs.get("value"), len(keys), "dict.fromkeys", "a dict")
+        return (keys, *args[1:])
     return args
 
 
@@ -302,7 +380,9 @@ def _center(context: Context, value: Any, width: int = 80) -> str:
 
 @pass_context
 def _format(context: Context, value: Any, *args: Any, **kwargs: Any) -> str:
-    _allow(_limited(context), _percent_size(str(value), kwargs or args), "the filter 'format'")
+    limited = _limited(context)
+    text = value if isinstance(value, str) else str(value)
+    _allow(limited, percent_bound(text, kwargs or args, limited.max_chars, _ticker(limited)), "the filter 'format'")
     return do_format(value, *args, **kwargs)
 
 
@@ -340,8 +420,49 @@ def _wordwrap(context: Context, s: Any, width: int = 79, break_long_words: bool 
 
 @pass_context
 def _batch(context: Context, value: Iterable[Any], linecount: int, fill_with: Any = None) -> Iterator[list[Any]]:
-    _allow(_limited(context), linecount, "the filter 'batch'", "a list of", "items")
+    limited = _limited(context)
+    _allow(limited, linecount, "the filter 'batch'", "a list of", "items")
+    if isinstance(linecount, int):
+        _allow_holding(limited, fill_with, linecount, "the filter 'batch'")
     return do_batch(value, linecount, fill_with)
+
+
+@pass_context
+def _slice(context: Context, value: Collection[Any], slices: int, fill_with: Any = None) -> Iterator[list[Any]]:
+    limited = _limited(context)
+    _allow(limited, slices, "the filter 'slice'", "a list of", "items")
+    if isinstance(slices, int):
+        _allow_holding(limited, fill_with, slices, "the filter 'slice'")
+    return sync_do_slice(value, slices, fill_with)
+
+
+@pass_context
+def _sum(context: Context, iterable: Iterable[Any], attribute: str | int | None = None, start: Any = 0) -> Any:
+    """Jinja's ``sum``; lists (or tuples) are joined in one pass, once what they hold is within the limit.
+
+    (Python's ``sum`` copies the total so far at each list: quadratic in their number.)
+    """
+    items = list(iterable if attribute is None else map(make_attrgetter(context.environment, attribute), iterable))
+    kind = type(start)
+    if kind in (list, tuple) and all(type(item) is kind for item in items):
+        limited = _limited(context)
+        _allow_holding(limited, [start, *items], 1, "the filter 'sum'")
+        return start + kind(chain.from_iterable(items))
+    return sum(items, start)
+
+
+@pass_context
+def _urlize(
+    context: Context, value: Any, trim_url_limit: int | None = None, nofollow: bool = False, target: str | None = None, rel: str | None = None,
+    extra_schemes: Iterable[str] | None = None,
+) -> str:
+    text = str(value)
+    # Each link is '<a href="https://..." rel="..." target="...">...</a>', its text and attributes escaped (at most
+    # five characters for one); the shortest text made a link is five characters ('a@b.c'), and a space follows it.
+    links = len(text) // 6 + 1
+    attributes = 5 * (len(str(target or "")) + len(str(rel or ""))) + 64
+    _allow(_limited(context), 10 * len(text) + links * attributes, "the filter 'urlize'")
+    return do_urlize(context.eval_ctx, value, trim_url_limit, nofollow, target, rel, extra_schemes)  # type: ignore[no-any-return]
 
 
 def check_size(context: Context, size: int, how: str) -> None:
@@ -369,9 +490,54 @@ _GUARDED_FILTERS: dict[str, Callable[..., Any]] = {
     "indent": _indent,
     "join": _join,
     "replace": _replace,
+    "slice": _slice,
+    "sum": _sum,
     "tojson": _tojson,
+    "urlize": _urlize,
     "wordwrap": _wordwrap,
 }
+
+# Filters whose result is a number, one of their arguments, a part of one, or a lazy sequence: not measured after.
+# Every other filter's result is (a string that grows a little at each step, `|tojson|tojson|...`, stops there).
+_NOT_GROWING = frozenset(
+    {"abs", "attr", "count", "d", "default", "first", "float", "int", "last", "length", "map", "max", "min", "random", "reject",
+     "rejectattr", "round", "safe", "select", "selectattr", "striptags", "trim", "truncate", "wordcount"}
+)  # fmt: skip
+
+
+# --- the globals that can make a large value from small arguments, bounded -----------------------------------------
+
+_LOREM_WORD = max(map(len, LOREM_IPSUM_WORDS.split()))
+
+
+@pass_context
+def _lipsum(context: Context, n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002  # Jinja's names
+    """Jinja's ``lipsum``, refused before it runs when its longest possible text passes the limit."""
+    if all(isinstance(number, int) for number in (n, min, max)):
+        # At most max - 1 words of a paragraph, each with a comma or full stop and a space; '<p>', '</p>' and a line break.
+        paragraph = (max - 1) * (_LOREM_WORD + 2) + 10 if max > 1 else 0
+        _allow(_limited(context), n * paragraph, "lipsum")
+    return generate_lorem_ipsum(n, html, min, max)
+
+
+class _Namespace(Namespace):
+    """``namespace()`` that refuses underscore-prefixed attribute names, given or set (as the sandbox refuses reading them)."""
+
+    def __init__(*args: Any, **kwargs: Any) -> None:
+        self, rest = args[0], args[1:]
+        attrs = dict(*rest, **kwargs)
+        for name in attrs:
+            _check_name(name)
+        Namespace.__init__(self, attrs)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        _check_name(name)
+        Namespace.__setitem__(self, name, value)
+
+
+def _check_name(name: Any) -> None:
+    if isinstance(name, str) and name.startswith("_"):
+        raise SecurityError(f"a template cannot store the underscore-prefixed attribute {name!r} on a namespace")
 
 
 # --- the environment ----------------------------------------------------------------------------------------------
@@ -466,6 +632,12 @@ class _CodeGenerator(CodeGenerator):
         finally:
             self._loops_open = outer
 
+    def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
+        if self.environment.is_async or node.name in _NOT_GROWING:
+            super().visit_Filter(node, frame)
+        else:
+            self._sized(lambda: CodeGenerator.visit_Filter(self, node, frame), f"the filter {node.name!r}")
+
     def visit_Add(self, node: nodes.BinExpr, frame: Frame) -> None:
         # A constant operand grows a value by a constant: only `x + y` can double one, so only that is checked.
         if self.environment.is_async or isinstance(node.left, nodes.Const) or isinstance(node.right, nodes.Const):
@@ -514,6 +686,8 @@ class StrictSandbox(ImmutableSandboxedEnvironment):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.filters.update(_GUARDED_FILTERS)
+        self.globals["lipsum"] = _lipsum
+        self.globals["namespace"] = _Namespace
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> NoReturn:  # type: ignore[override]  # raise, never return a silent Undefined
         raise SecurityError(f"access to attribute {attribute!r} of a {type(obj).__name__!r} object is not allowed in a template")
@@ -530,10 +704,12 @@ class StrictSandbox(ImmutableSandboxedEnvironment):
         elif operator == "**":
             _check_power(left, right)
         elif isinstance(left, str | bytes):  # '%': printf-style formatting
-            _allow(limited, _percent_size(left, right), "'%'")
+            _allow(limited, percent_bound(left, right, limited.max_chars, _ticker(limited)), "'%'")
         result = self.binop_table[operator](left, right)
         if type(result) is int:
             _check_digits(result.bit_length(), repr(operator))
+            return result
+        if operator == "*" and isinstance(result, list | tuple):  # measured before it was built
             return result
         return _sized(limited, result, repr(operator))
 
@@ -541,17 +717,20 @@ class StrictSandbox(ImmutableSandboxedEnvironment):
         limited = _limited(__context)
         _check_time(limited)
         method = getattr(__obj, "__wrapped__", __obj)  # str.format comes wrapped by the sandbox's getattr
-        if isinstance(getattr(method, "__self__", None), str | bytes):  # a text method
+        owner = getattr(method, "__self__", None)
+        if isinstance(owner, str | bytes):  # a text method
             args = _check_text_call(limited, method, args, kwargs)
-            return _sized(limited, super().call(__context, __obj, *args, **kwargs), f"{type(method.__self__).__name__}.{method.__name__}")
+            return _sized(limited, super().call(__context, __obj, *args, **kwargs), f"{type(owner).__name__}.{method.__name__}")
         if type(__obj) is LoopContext and args:  # loop(children) in a recursive loop
             args = (__self.metered(__context, args[0]), *args[1:])
+        elif owner is not None:
+            args = _check_method_call(limited, owner, method, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
 
     def metered(self, context: Context, iterable: Any) -> Any:
         """A for-loop's iterable: checked once if it is a small plain container, else at each item."""
         if monotonic() > context.deadline:  # type: ignore[attr-defined]  # a _LimitedContext (this runs once per loop: no helper call)
-            _expired(_limited(context))
+            _past_deadline(_limited(context))
         if (type(iterable) is list or type(iterable) in _PLAIN_CONTAINERS) and len(iterable) <= _UNMETERED:
             return iterable
         return _MeteredIterable(iterable, _limited(context))

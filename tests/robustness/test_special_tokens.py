@@ -158,7 +158,8 @@ def test_token_shape_rule():
 
 
 def test_added_special_tokens_of_a_model_folder(tmp_path):
-    """added_tokens_decoder (special=true) in tokenizer_config.json and tokenizer.json's added_tokens are control tokens."""
+    """added_tokens_decoder (special=true) in tokenizer_config.json and tokenizer.json's added_tokens are control tokens
+    (special_tokens_map.json is not read beside an added_tokens_decoder, as in transformers: its '<unk>' is no token)."""
     (tmp_path / "tokenizer_config.json").write_text(
         json.dumps(
             {
@@ -176,7 +177,7 @@ def test_added_special_tokens_of_a_model_folder(tmp_path):
     (tmp_path / "special_tokens_map.json").write_text(json.dumps({"unk_token": "<unk>"}), encoding="utf-8")
     (tmp_path / "tokenizer.json").write_text(json.dumps({"added_tokens": [{"id": 9, "content": "<|reserved_0|>", "special": True}]}), encoding="utf-8")
     chat_model = build_model(dict(type="ChatTemplateModel", path=str(tmp_path), extra_control_tokens=["<<SYS>>"]))
-    assert chat_model.control_tokens == ("<<SYS>>", "<unk>", "<|end|>", "<|pad|>", "<|reserved_0|>", "MASK_TOKEN")
+    assert chat_model.control_tokens == ("<<SYS>>", "<|end|>", "<|pad|>", "<|reserved_0|>", "MASK_TOKEN")
 
 
 @pytest.mark.parametrize(

@@ -32,15 +32,15 @@ MAX = "over max_chars=8,388,608"
 HOSTILE_CHAT = {
     "nested_loops": (
         "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
-        LIMIT + "it ran longer than seconds=0.2; if you trust the template, raise template_limits=dict(seconds=...) in the model config",
+        LIMIT + "it took more than seconds=0.2 of CPU time; if you trust the template, raise template_limits=dict(seconds=...) in the model config",
     ),
     "exponential_macro": (
         "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(40) }}",
-        LIMIT + "it ran longer than seconds=0.2; if you trust the template, raise template_limits=dict(seconds=...) in the model config",
+        LIMIT + "it took more than seconds=0.2 of CPU time; if you trust the template, raise template_limits=dict(seconds=...) in the model config",
     ),
     "string_times": ("{{ 'x' * 10**9 }}", LIMIT + f"it would build a string of 1,000,000,000 characters with '*', {MAX}"),
-    "join_filter": ("{{ (['x' * 1000000] * 1000)|join }}", LIMIT + f"it would build a string of 1,000,000,000 characters with the filter 'join', {MAX}"),
-    "join_method": ("{{ ''.join(['x' * 1000000] * 1000) }}", LIMIT + f"it would build a string of 1,000,000,000 characters with str.join, {MAX}"),
+    "join_filter": ("{{ (['x' * 1000000] * 8)|join('y' * 1000000) }}", LIMIT + f"it would build a string of 15,000,000 characters with the filter 'join', {MAX}"),
+    "join_method": ("{{ ('y' * 1000000).join(['x' * 1000000] * 8) }}", LIMIT + f"it would build a string of 15,000,000 characters with str.join, {MAX}"),
     "center_filter": ("{{ 'x'|center(10**9) }}", LIMIT + f"it would build a string of 1,000,000,000 characters with the filter 'center', {MAX}"),
     "replace_filter": (
         "{{ ('x' * 1000)|replace('', 'y' * 1000000) }}",
@@ -55,9 +55,12 @@ HOSTILE_CHAT = {
     "expandtabs": ("{{ ('\\t' * 1000).expandtabs(10**6) }}", LIMIT + f"it would build a string of 1,000,001,000 characters with str.expandtabs, {MAX}"),
     "str_format": (
         "{{ '{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}'.format('x' * 1000000) }}",
-        LIMIT + f"it would build a string of 10,000,030 characters with str.format, {MAX}",
+        LIMIT + f"it would build a string of 10,000,000 characters with str.format, {MAX}",
     ),
-    "percent": ("{{ '%s' * 10 % (('x' * 1000000,) * 10) }}", LIMIT + f"it would build a string of 10,000,020 characters with '%', {MAX}"),
+    "percent": (
+        "{% set a = 'x' * 1000000 %}{{ '%s' * 10 % (a, a, a, a, a, a, a, a, a, a) }}",
+        LIMIT + f"it would build a string of 10,000,020 characters with '%', {MAX}",
+    ),
     "doubling_plus": (
         "{% set ns = namespace(s='x' * 1000000) %}{% for i in range(20) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s }}",
         LIMIT + f"it would build a string of 16,000,000 characters with '+', {MAX}",
@@ -91,7 +94,7 @@ for _name, (_template, _detail) in HOSTILE_CHAT.items():
 HOSTILE_JINJA = {
     "nested_loops": (
         "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
-        LIMIT + "it ran longer than seconds=0.2; if you trust the template, raise template_limits=dict(seconds=...) in the template config",
+        LIMIT + "it took more than seconds=0.2 of CPU time; if you trust the template, raise template_limits=dict(seconds=...) in the template config",
     ),
     "string_times": (
         "{{ question * 10**9 }}",
@@ -139,8 +142,8 @@ def test_hostile_jinja_prompt_template_is_one_error_naming_template_and_row(name
 
 
 def seconds_for(detail: str, short: float = 0.2) -> float:
-    """The time limit of a case: short where the case is the time limit, else long enough that a slow moment of the
-    machine cannot beat the error the case is about (a recursion takes longer under load)."""
+    """The time limit of a case: short where the case is the time limit (a loop that never ends), else long enough that
+    no machine is slow enough to reach it before the error the case is about (the limit counts CPU time: load cannot)."""
     return short if f"seconds={short:g}" in detail else 30.0
 
 

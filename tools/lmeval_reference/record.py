@@ -135,7 +135,7 @@ TASKS = [
     "pk_arc_easy", "pk_arc_challenge", "pk_mmlu_astronomy", "pk_mmlu_anatomy", "pk_mmlu_continuation", "pk_mmlu_generative",
     "pk_hellaswag", "pk_winogrande", "pk_winogrande_jinja", "pk_gsm8k", "pk_gsm8k_cot", "pk_gsm8k_chat", "pk_gsm8k_defaults",
     "pk_boolq", "pk_piqa", "pk_sciq", "pk_openbookqa", "pk_csqa_shuffled", "pk_lambada", "pk_lambada_cloze", "pk_wikitext",
-    "pk_wikitext_jinja", "pk_triviaqa", "pk_nq_open", "pk_truthfulqa_mc2", "pk_logiqa", "pk_logiqa_space",
+    "pk_wikitext_jinja", "pk_triviaqa", "pk_nq_open", "pk_truthfulqa_mc2", "pk_truthfulqa_mc1", "pk_logiqa", "pk_logiqa_space",
     "pk_humaneval_instruct", "pk_bbh_boolean_expressions", "pk_quirks_description_column",
 ]
 #: Specs that are groups or tags (several tasks in one run), with the setups recorded for them.
@@ -150,7 +150,7 @@ EXTRAS = {
     "pk_mmlu_anatomy": ["chat_system_gemma"],
     "pk_gsm8k_chat": ["chat_system_gemma", "chat_multiturn_gemma"],
     "pk_csqa_shuffled": ["three_limit3"],
-    "pk_truthfulqa_mc2": ["three_limit3", "three_seed42"],
+    "pk_truthfulqa_mc1": ["three_limit3", "three_seed42"],
     "pk_winogrande": ["chat_system_gemma"],
 }
 
@@ -303,11 +303,10 @@ def record_case(spec: str, setup: Setup, tokenizers: dict[str, Any]) -> dict[str
                 args = inst.arguments
                 if inst.request_type == "loglikelihood":
                     rec["context"], rec["continuation"] = args[0], args[1]
-                elif inst.request_type == "loglikelihood_rolling":
+                elif inst.request_type == "loglikelihood_rolling":  # arguments = (text,): no context is sent
                     rec["context"], rec["continuation"] = None, args[0]
                 else:
                     rec["context"], rec["generation_kwargs"] = args[0], args[1]
-                rec["arguments"] = list(args)
                 rec["target"] = target
                 rec["repeats"] = inst.repeats
                 # acc_mutual_info: after the choices come ("", choice) requests without any context.

@@ -39,7 +39,7 @@ import shutil
 import sys
 import tempfile
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -129,10 +129,12 @@ EXTRA_SETUPS = {
     "three_limit_half": Setup("three_limit_half", num_fewshot=3, limit=0.5, note="a fractional limit: ceil(len(eval_docs) * limit)"),
     "three_samples": Setup("three_samples", num_fewshot=3, samples=[5, 1, 3], note="--samples picks documents; doc_id counts the picked ones"),
     "three_seed42": Setup("three_seed42", num_fewshot=3, fewshot_random_seed=42),
+    "three_seed6": Setup("three_seed6", num_fewshot=3, fewshot_random_seed=6,
+                         note="seed 6 draws both copies of a duplicated row for doc 2: the sampler draws again"),
 }
 
 TASKS = [
-    "pk_arc_easy", "pk_arc_challenge", "pk_mmlu_astronomy", "pk_mmlu_anatomy", "pk_mmlu_continuation", "pk_mmlu_generative",
+    "pk_arc_easy", "pk_arc_easy_indices", "pk_arc_challenge", "pk_mmlu_astronomy", "pk_mmlu_anatomy", "pk_mmlu_continuation", "pk_mmlu_generative",
     "pk_hellaswag", "pk_winogrande", "pk_winogrande_jinja", "pk_gsm8k", "pk_gsm8k_cot", "pk_gsm8k_chat", "pk_gsm8k_defaults",
     "pk_boolq", "pk_piqa", "pk_sciq", "pk_openbookqa", "pk_csqa_shuffled", "pk_lambada", "pk_lambada_cloze", "pk_wikitext",
     "pk_wikitext_jinja", "pk_triviaqa", "pk_nq_open", "pk_truthfulqa_mc2", "pk_truthfulqa_mc1", "pk_logiqa", "pk_logiqa_space",
@@ -150,7 +152,7 @@ EXTRAS = {
     "pk_mmlu_anatomy": ["chat_system_gemma"],
     "pk_gsm8k_chat": ["chat_system_gemma", "chat_multiturn_gemma"],
     "pk_csqa_shuffled": ["three_limit3"],
-    "pk_truthfulqa_mc1": ["three_limit3", "three_seed42"],
+    "pk_truthfulqa_mc1": ["three_limit3", "three_seed42", "three_seed6"],
     "pk_winogrande": ["chat_system_gemma"],
 }
 
@@ -260,7 +262,7 @@ def record_case(spec: str, setup: Setup, tokenizers: dict[str, Any]) -> dict[str
     from lm_eval.tasks import TaskManager
 
     lm = make_lm(tokenizers.get(setup.chat_model) if setup.chat_model else None,
-                 CHAT_MODELS.get(setup.chat_model or "", None))
+                 CHAT_MODELS.get(setup.chat_model or ""))
     manager = TaskManager(include_path=str(TASKS_DIR), include_defaults=False)
     loaded_box: list[Any] = []
     original_load = manager.load

@@ -519,7 +519,7 @@ def humaneval(items: list[tuple[str, str, str]]) -> list[dict]:
     rows = []
     for i, (name, prompt, solution) in enumerate(items):
         rows.append({"task_id": f"HumanEval/{i}", "prompt": prompt, "canonical_solution": solution,
-                     "test": f"\n\ndef check(candidate):\n    assert candidate is not None\n", "entry_point": name})
+                     "test": "\n\ndef check(candidate):\n    assert candidate is not None\n", "entry_point": name})
     return rows
 
 

@@ -16,8 +16,9 @@
 #     vtcbench's module, so the census sees all 276 benchmarks);
 #   * openai: the OpenAI-compatible model API, whose request body is what we record;
 #   * langdetect + nltk: IFEvalAdapter.__init__ refuses to construct without them;
-#   * math-verify==0.9.0 (EvalScope pins it, with an antlr4 extra 0.9.0 does not have): competition_math's
-#     record_to_sample computes the target, which its few-shot examples print, with it.
+#   * math-verify==0.9.0 (EvalScope's pin; its `antlr4_13_2` extra does not exist in 0.9.0,
+#     so antlr4-python3-runtime is pinned directly): competition_math's record_to_sample
+#     computes the target, which its few-shot examples print, with it.
 # No torch, no transformers, no modelscope, and no stub modules: nothing on the
 # prompt path imports them.  pip then lists EvalScope's declared dependencies that
 # are not installed; that is intended.
@@ -39,8 +40,8 @@ PIP=("$EVALSCOPE_VENV/bin/python" -m pip --disable-pip-version-check -q)
 #    2026-12-02 for the packages named above).
 "${PIP[@]}" install \
     "absl-py==2.5.1" "annotated-types==0.8.0" "antlr4-python3-runtime==4.13.2" "anyio==4.16.0" \
-    "attrs==26.1.0" "certifi==2026.10.19.post1" "charset-normalizer==3.5.3" "click==8.5.1" \
-    "colorlog==6.12.0" "datasets==5.2.0" "dill==0.4.1" "docstring_parser==0.18.0" \
+    "attrs==26.1.0" "certifi==2026.10.19.post1" "charset-normalizer==3.5.3" "click==8.5.1" "cloudpickle==3.1.3" \
+    "colorlog==6.12.0" "datasets==5.2.0" "defusedxml==0.7.1" "dill==0.4.1" "docstring_parser==0.18.0" \
     "editdistance==0.8.1" "filelock==4.3.1" "filetype==1.2.0" "fsspec==2026.9.0" "h11==0.16.0" \
     "hf-xet==1.8.0" "httpcore2==2.16.2" "httpx2==2.16.2" "huggingface_hub==2.4.0" "idna==3.20" \
     "jiter==0.19.0" "joblib==1.6.0" "jsonlines==4.0.0" "jsonschema==4.26.0" \

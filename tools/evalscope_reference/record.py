@@ -329,4 +329,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except HarnessError as exc:
+        print(f"record.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)

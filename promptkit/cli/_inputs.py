@@ -52,8 +52,10 @@ def refuse_overwrite(out: str, inputs: Iterable[InputFile]) -> None:
 
 
 def rows_input(rows: str) -> InputFile:
-    """The ``--rows`` file; standard input (``-``) as ``/dev/stdin``, which names the file a ``< rows.jsonl`` redirects from."""
-    return InputFile(Path("/dev/stdin" if names_stdin(rows) else rows), "the --rows file")
+    """A ``--rows`` file (``SPLIT=FILE`` or ``SUBSET:SPLIT=FILE``: its file); standard input (``-``) as ``/dev/stdin``,
+    which names the file a ``< rows.jsonl`` redirects from."""
+    path = rows.split("=", 1)[1] if "=" in rows and not Path(rows).exists() else rows
+    return InputFile(Path("/dev/stdin" if names_stdin(path) else path), "the --rows file")
 
 
 def config_files(path: str | Path, what: str) -> Iterator[InputFile]:

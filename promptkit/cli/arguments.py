@@ -76,8 +76,11 @@ def common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--rows",
         metavar="FILE",
+        action="append",
         help="a data file of rows (.jsonl, .json, .csv, .parquet, .arrow, .feather, a datasets save_to_disk folder; text files also "
-        ".gz/.bz2/.zst) that feeds every dataset of the config instead of its own loader (each keeps its reader_cfg and infer_cfg)",
+        ".gz/.bz2/.zst; '-' or /dev/stdin: JSON Lines piped in) that feeds every dataset of the config instead of its own loader "
+        "(each keeps its reader_cfg and infer_cfg); front ends whose datasets have named splits also take SPLIT=FILE, "
+        "repeatable (docs/cli.md)",
     )
     sub.add_argument(
         "--tokenizer",
@@ -188,8 +191,8 @@ def run_inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: li
         yield from config_files(path, "the model config")
     if args.replies:
         yield InputFile(Path(args.replies), "the --replies file")
-    if args.rows:
-        yield rows_input(args.rows)
+    for rows in args.rows or ():
+        yield rows_input(rows)
     if args.tokenizer:
         yield InputFile(Path(args.tokenizer), "the --tokenizer file")
     for dataset in datasets:

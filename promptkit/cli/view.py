@@ -58,7 +58,13 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         "without them such a dialogue shows its first turn",
     )
     sub.add_argument("--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read from; default: ${DATA_ROOT_ENV}")
-    sub.add_argument("--rows", metavar="FILE", help="a data file of rows ('-': JSON Lines piped in) that feeds every dataset instead of its own loader")
+    sub.add_argument(
+        "--rows",
+        metavar="FILE",
+        action="append",
+        help="a data file of rows ('-': JSON Lines piped in) that feeds every dataset instead of its own loader; SPLIT=FILE where "
+        "the front end takes it, repeatable",
+    )
     sub.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
 
 
@@ -121,8 +127,8 @@ def _inputs(args: argparse.Namespace, datasets: list[DatasetSpec], models: list[
     for path, what in ((args.replies, "the --replies file"), (args.tokenizer, "the --tokenizer file")):
         if path:
             yield InputFile(Path(path), what)
-    if args.rows:
-        yield rows_input(args.rows)
+    for rows in args.rows or ():
+        yield rows_input(rows)
     for dataset in datasets:
         yield from dataset_inputs(dataset)
     for model in models:

@@ -70,7 +70,7 @@ class OpenCompassConfigs:
         return source.endswith(".py")
 
     def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
-        if len(options.rows) > 1 or any("=" in rows for rows in options.rows):
+        if len(options.rows) > 1 or any("=" in rows and not Path(rows).exists() for rows in options.rows):
             raise ConfigError(
                 f"--rows {' '.join(options.rows)}: an OpenCompass config takes one --rows FILE, which feeds every dataset (each "
                 "keeps its reader_cfg and infer_cfg)"

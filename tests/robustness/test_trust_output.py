@@ -75,12 +75,23 @@ def test_nan_in_out_files_and_worker_processes(nan_dir):
     result = promptkit_cli("render", nan_dir / "ds.py", "--out", nan_dir / "out.jsonl")
     assert (result.returncode, result.stderr) == (0, NAN_WARNING)
     assert [strict(line)["gold"] for line in (nan_dir / "out.jsonl").read_text(encoding="utf-8").splitlines()] == [None, 1, None]  # type: ignore[index]
+    # Three rows are one chunk: --workers 2 renders them in this process, which warns as one worker does.
     result = promptkit_cli("render", nan_dir / "ds.py", "--workers", "2")
     assert [strict(line)["gold"] for line in result.stdout.splitlines()] == [None, 1, None]  # type: ignore[index]
-    assert result.stderr == (
-        "promptkit: warning: 1 record(s) held NaN or Infinity, which JSON has no value for; written as null: qa/0 (gold) "
-        "(a worker process; it does not warn again)\n"
+    assert result.stderr.endswith(NAN_WARNING)
+    # Two worker processes (one row a chunk, two CPUs): the worker that meets the first NaN warns, once, saying so.
+    script = (
+        "import logging, sys; from promptkit import Renderer, load_datasets; from promptkit.render import parallel; "
+        "from promptkit.records.lines import RecordLines; logging.basicConfig(format='%(message)s'); "
+        "parallel.CHUNK_ROWS = 1; parallel.available_cpus = lambda: 2; (spec,) = load_datasets(sys.argv[1]); "
+        "sys.stdout.write(''.join(parallel.render_parallel(Renderer(spec), 2, encode=RecordLines(sys.argv[1], None, None), method='fork')))"
     )
+    env = {**os.environ, "PYTHONPATH": str(Path(promptkit.__file__).parents[1])}
+    done = subprocess.run([sys.executable, "-c", script, str(nan_dir / "ds.py")], capture_output=True, text=True, env=env, timeout=120)
+    assert [strict(line)["gold"] for line in done.stdout.splitlines()] == [None, 1, None]  # type: ignore[index]
+    warned = [line for line in done.stderr.splitlines() if "NaN" in line]
+    assert warned and all(line.endswith("(a worker process; it does not warn again)") for line in warned)
+    assert any("qa/0 (gold)" in line for line in warned)
 
 
 def test_nan_in_engine_lines(tmp_path):

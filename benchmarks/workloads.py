@@ -66,6 +66,15 @@ WORKLOADS = [
     Workload("5-shot chat, 2,000-char rows", _gen(CHAT_ICE, CHAT_PROMPT, 5), dict(abbr="llama3", type="CompletionModel", meta_template=LLAMA3), 2000),
 ]
 
+#: The workloads of ``promptkit render --as vllm|openai-batch`` (benchmarks/bench_engines.py): the generation
+#: workloads above, each model given an engine-facing name (``path``); a ppl workload has no engine line.
+ENGINE_WORKLOADS = [
+    Workload("zero-shot string", WORKLOADS[0].infer_cfg, dict(abbr="base", type="CompletionModel", path="bench-model"), 200),
+    Workload("5-shot chat, Llama-3 meta", WORKLOADS[1].infer_cfg, dict(WORKLOADS[1].model, path="bench-model"), 200),
+    Workload("5-shot chat, chat model", WORKLOADS[3].infer_cfg, dict(WORKLOADS[3].model, path="bench-model"), 200),
+    Workload("5-shot chat, 2,000-char rows", WORKLOADS[4].infer_cfg, dict(WORKLOADS[4].model, path="bench-model"), 2000),
+]
+
 _WORDS = ["the", "of", "a", "model", "answer", "question", "energy", "cell", "river", "number", "light", "value", "system", "function", "market", "theory"]
 
 

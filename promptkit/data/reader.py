@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from promptkit.data.input_template import InputTemplate
@@ -119,9 +120,14 @@ class ReaderConfig:
                 key=column,
             )
 
+    @cached_property
+    def columns(self) -> frozenset[str]:
+        """The columns every row must have: the input columns and the output column."""
+        return frozenset(self.input_columns + ((self.output_column,) if self.output_column else ()))
+
     def check_columns(self, rows: Sequence[Row], split: str, first: int = 0) -> None:
         """Every input column and the output column must exist in every row; ``first`` is the number of the first row."""
-        wanted = set(self.input_columns + ((self.output_column,) if self.output_column else ()))
+        wanted = self.columns
         for index, row in enumerate(rows, start=first):
             if wanted <= row.keys():
                 continue

@@ -38,7 +38,7 @@ from promptkit.meta_templates.protocol import FinalInput, Model
 from promptkit.plan.dataset import DatasetSpec
 from promptkit.plan.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.plan.fitting import ShotFitter, ShotTokens
-from promptkit.plan.inferencers import GenInferencer, PPLInferencer
+from promptkit.plan.inferencers import GenInferencer, Inferencer, PPLInferencer
 from promptkit.plan.spec import PromptSpec
 from promptkit.promptlist import PromptList
 from promptkit.templates.compose import PromptComposer
@@ -139,6 +139,10 @@ class Plan:
             collects_media=multimodal and isinstance(self.model, CompletionModel),
         )
         self._single = (PromptSpec(mode=self.mode),)
+        #: Whether a row's prompts may carry fields of their own (the inferencer's, the tools, the dataset's).
+        self._row_fields = (
+            type(inferencer).request_fields is not Inferencer.request_fields or self._tools_in_request or self._dataset_fields is not None
+        )
 
     def _output(self) -> ControlledOutput | None:
         """The final input under the controls (prefill, chat-template kwargs, thinking); ``None``: the model's own."""
@@ -242,7 +246,7 @@ class Plan:
         turns to render (with their replies, already through the guard)."""
         if turns is not None:
             return self._turn_specs(source, row, turns)
-        fields, request = self._fields(row)
+        fields, request = self._fields(row) if self._row_fields else (None, None)
         scores_labels = self.inferencer.scores_labels
         specs: Sequence[PromptSpec] = self._label_specs if scores_labels else self._single
         if fields is not None or request is not None:
@@ -297,6 +301,11 @@ class Plan:
         if not extra:
             return fields, None
         return {**(fields or {}), **extra}, extra
+
+    @property
+    def permutes(self) -> bool:
+        """Whether the dataset reorders its rows' options (circular evaluation): its records say how."""
+        return self._permutation is not None
 
     def permutation(self, row: Row) -> str | None:
         """The order of the row's options under circular evaluation, for its records."""

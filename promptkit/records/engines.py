@@ -56,7 +56,11 @@ _AUDIO_FORMATS = {"wav": "wav", "x-wav": "wav", "wave": "wav", "vnd.wave": "wav"
 
 
 class EngineFormat(ABC):
-    """One line per prompt for an engine (see the module docstring); ``custom_id`` values must not repeat in a file."""
+    """One line per prompt for an engine (see the module docstring); ``custom_id`` values must not repeat in a file.
+
+    What a line takes from a prompt's request block (the model name, the parameters the target takes) is worked out
+    once per block: the prompts of a renderer share one block object (or one per row whose dataset adds fields).
+    """
 
     name: ClassVar[str]
 
@@ -64,31 +68,45 @@ class EngineFormat(ABC):
         #: Request parameters left out because the target does not take them, in the order met.
         self.dropped: dict[str, None] = {}
         self._seen: set[str] = set()
+        #: (id of a request block, whether the prompt is chat messages) → (the block, kept alive, and its fixed parts).
+        self._blocks: dict[tuple[int, bool], tuple[Mapping[str, Any] | None, Any]] = {}
 
     def line(self, prompt: RenderedPrompt) -> dict[str, Any]:
         """The line for ``prompt``; a ``ConfigError`` names the prompt when it cannot be sent."""
-        where = f"prompt {prompt.id!r}"
-        if prompt.mode == "ppl" or (prompt.mode == "calib" and prompt.label is not None):
+        spec = prompt.spec
+        if spec.mode == "ppl" or (spec.mode == "calib" and spec.label is not None):
             raise ConfigError(
-                f"--as {self.name} writes generation requests, and {where} is scored for likelihood (ppl); write the records "
-                "(without --as) and score them with the engine's log-probabilities"
+                f"--as {self.name} writes generation requests, and prompt {prompt.id!r} is scored for likelihood (ppl); write the "
+                "records (without --as) and score them with the engine's log-probabilities"
             )
         if prompt.media:
             raise ConfigError(
-                f"{where} is a completion string with media beside it (a multimodal template for a completion model), which "
-                f"--as {self.name} cannot carry: use a chat model config, whose messages hold the media as content parts"
+                f"prompt {prompt.id!r} is a completion string with media beside it (a multimodal template for a completion model), "
+                f"which --as {self.name} cannot carry: use a chat model config, whose messages hold the media as content parts"
             )
-        if prompt.id in self._seen:
+        seen = self._seen
+        if prompt.id in seen:
             raise ConfigError(
                 f"custom_id {prompt.id!r} appears twice: a request file holds one request per id; render one model per file "
                 "(a model config with one model) and give the datasets different abbrs"
             )
-        self._seen.add(prompt.id)
-        return self._line(prompt, dict(prompt.request or {"model": None}))
+        seen.add(prompt.id)
+        request = prompt.request
+        chat = type(prompt.prompt) is not str
+        key = (id(request), chat)
+        cached = self._blocks.get(key)
+        if cached is None or cached[0] is not request:
+            cached = self._blocks[key] = (request, self._parts(dict(request or {"model": None}), chat))
+        return self._line(prompt, cached[1])
 
     @abstractmethod
-    def _line(self, prompt: RenderedPrompt, request: dict[str, Any]) -> dict[str, Any]:
-        """The line of a prompt that can be sent, ``request`` its request block (a copy, the format's to change)."""
+    def _parts(self, request: dict[str, Any], chat: bool) -> Any:
+        """What every line of a request block takes from it (``request`` a copy, the format's to change); the
+        parameters the target does not take are noted in :attr:`dropped` here."""
+
+    @abstractmethod
+    def _line(self, prompt: RenderedPrompt, parts: Any) -> dict[str, Any]:
+        """The line of a prompt that can be sent, given its request block's parts."""
 
     def _drop(self, keys: Sequence[str]) -> None:
         for key in keys:
@@ -100,24 +118,29 @@ class OpenAIBatch(EngineFormat):
 
     name = "openai-batch"
 
-    def _line(self, prompt: RenderedPrompt, request: dict[str, Any]) -> dict[str, Any]:
+    def _parts(self, request: dict[str, Any], chat: bool) -> tuple[str, dict[str, Any], str]:
         model = request.pop("model")
         if not model:
             raise ConfigError(
                 f"--as {self.name}: the request body needs the model's name, and the model config has none; give it path= (or "
                 "model=) with the API's model name, e.g. path='gpt-4o-mini'"
             )
-        final = prompt.prompt
-        url = "/v1/chat/completions" if not isinstance(final, str) else "/v1/completions"
+        url = "/v1/chat/completions" if chat else "/v1/completions"
         allowed = _OPENAI_PARAMS[url]
         # add_special_tokens is vLLM's (and Hugging Face's): OpenAI's API has no such switch, so it is not reported.
         self._drop([key for key in request if key not in allowed and key != "add_special_tokens"])
+        return url, {key: value for key, value in request.items() if key in allowed}, model
+
+    def _line(self, prompt: RenderedPrompt, parts: tuple[str, dict[str, Any], str]) -> dict[str, Any]:
+        url, parameters, model = parts
+        final = prompt.prompt
         body: dict[str, Any] = {"model": model}
         if isinstance(final, str):
             body["prompt"] = final
         else:
             body["messages"] = [_openai_message(message, prompt.id) for message in final]
-        body.update((key, value) for key, value in request.items() if key in allowed)
+        if parameters:
+            body.update(parameters)
         return {"custom_id": prompt.id, "method": "POST", "url": url, "body": body}
 
 
@@ -126,23 +149,31 @@ class VLLMRequests(EngineFormat):
 
     name = "vllm"
 
-    def _line(self, prompt: RenderedPrompt, request: dict[str, Any]) -> dict[str, Any]:
-        line: dict[str, Any] = {"custom_id": prompt.id, "model": request.pop("model")}
-        chat = not isinstance(prompt.prompt, str)
-        if chat:
-            line["messages"] = prompt.prompt
-        else:
-            line["prompts"] = prompt.prompt
+    def _parts(self, request: dict[str, Any], chat: bool) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        model = request.pop("model")
         sampling = {key: value for key, value in request.items() if key in _VLLM_SAMPLING}
         self._drop([key for key in request if key not in _VLLM_SAMPLING and key not in _NOT_SAMPLING])
-        line["sampling_params"] = sampling
+        extra: dict[str, Any] = {}
         if chat:
             if "tools" in request:
-                line["tools"] = request["tools"]
+                extra["tools"] = request["tools"]
             if "tool_choice" in request:
                 self._drop(["tool_choice"])  # LLM.chat takes tools, not tool_choice
         elif "add_special_tokens" in request:
-            line["tokenization_kwargs"] = {"add_special_tokens": request["add_special_tokens"]}
+            extra["tokenization_kwargs"] = {"add_special_tokens": request["add_special_tokens"]}
+        return model, sampling, extra
+
+    def _line(self, prompt: RenderedPrompt, parts: tuple[Any, dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
+        model, sampling, extra = parts
+        final = prompt.prompt
+        line: dict[str, Any] = {"custom_id": prompt.id, "model": model}
+        if type(final) is str:
+            line["prompts"] = final
+        else:
+            line["messages"] = final
+        line["sampling_params"] = dict(sampling)  # each line its own dicts: a caller may change one line
+        if extra:
+            line.update((key, dict(value) if isinstance(value, dict) else value) for key, value in extra.items())
         return line
 
 

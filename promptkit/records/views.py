@@ -9,7 +9,6 @@ the tokenizer make each prompt's :class:`~promptkit.records.token_view.TokenView
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from promptkit.errors import ConfigError
@@ -58,7 +57,7 @@ class PromptViews:
         for prompt in prompts:
             final = prompt.prompt
             assert isinstance(final, str)  # chat API models are refused when the views are built
-            out.append(replace(prompt, tokens=token_view(final, self.spans(prompt, prompts), self.encoder, _continuation(prompt))))
+            out.append(prompt._replace(tokens=token_view(final, self.spans(prompt, prompts), self.encoder, _continuation(prompt))))
         return out
 
     def token_segments(self, prompt: RenderedPrompt) -> TokenSegments | None:

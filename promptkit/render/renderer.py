@@ -219,7 +219,7 @@ class Renderer:
                 replies, reply_hits = guard.guard_texts(turns[1], "replies")
                 turns, hits = (turns[0], replies), hits + reply_hits
             specs = plan.specs(row, guarded, turns)
-            permutation = plan.permutation(guarded) if turns is None else None
+            permutation = plan.permutation(guarded) if turns is None and plan.permutes else None
             out = []
             for spec, (rendered, shots, truncated, over) in zip(specs, plan.fit(specs, guarded, ice_idx), strict=True):
                 escaped = plan.escaped(rendered[1], shots, hits) if guard is not None else None

@@ -127,8 +127,10 @@ class SplitRows:
                 failure = error
             if not chunk:
                 break
+            wanted = reader.columns
             for index, row in chunk:
-                reader.check_columns([row], reader.test_split, first=index)
+                if not wanted <= row.keys():
+                    reader.check_columns([row], reader.test_split, first=index)
             for (index, row), ice_idx in zip(chunk, self.retrieve([row for _, row in chunk]), strict=True):
                 yield index, row, ice_idx
         if failure is not None:

@@ -26,13 +26,6 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-import promptkit.data
-import promptkit.formats
-import promptkit.plan.inferencers
-import promptkit.retrievers
-import promptkit.templates
-from promptkit import models
-from promptkit.data.opencompass import OPENCOMPASS_DATASETS
 from promptkit.data.protocol import Dataset
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.meta_templates.protocol import Model
@@ -114,19 +107,65 @@ def _modules(*packages: ModuleType) -> Iterator[ModuleType]:
                 yield importlib.import_module(f"{package.__name__}.{info.name}")
 
 
-#: kind -> {name -> class}.  Retrievers, templates and datasets are the classes of their packages' modules (the
-#: formats' schema modules compile pydantic models, so only the classes promptkit.formats exports are taken from it);
-#: OpenCompass's names throughout (it registers only some retrievers, RandomRetriever only by class; promptkit all).
-REGISTRY: dict[str, dict[str, type]] = {
-    "template": _discovered("template", promptkit.templates),
-    "retriever": _discovered("retriever", promptkit.retrievers),
+#: The package each kind's classes live in, and the packages whose ``__init__`` names them (for packages whose modules
+#: are imported lazily): a name a package's ``__init__`` exports resolves without importing the kind's other modules.
+_PACKAGES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "template": (("promptkit.templates",), ()),
+    "retriever": (("promptkit.retrievers",), ()),
     # Every concrete inferencer promptkit.plan.inferencers exports (its base class is no config's type).
-    "inferencer": {name: cls for name, cls in _discovered("inferencer", exported=(promptkit.plan.inferencers,)).items() if cls is not Inferencer},
+    "inferencer": ((), ("promptkit.plan.inferencers",)),
     # Dataset formats (promptkit.formats): validated records, their own shots, default templates when infer_cfg is omitted.
-    "dataset": _discovered("dataset", promptkit.data, exported=(promptkit.formats,)),
-    "model": {name: getattr(models, name) for name in models.__all__},
+    "dataset": (("promptkit.data",), ("promptkit.formats",)),
+    "model": ((), ("promptkit.models",)),
 }
-REGISTRY["dataset"].update(OPENCOMPASS_DATASETS)  # OpenCompass's dataset classes, read natively (promptkit.data.opencompass)
+
+
+class _Registry(Mapping[str, Mapping[str, type]]):
+    """kind -> {name -> class}: each kind's classes are discovered when the kind is first read (importing every module
+    of its package), so that a config naming promptkit's usual classes imports only theirs.  Retrievers, templates and
+    datasets are the classes of their packages' modules (the formats' schema modules compile pydantic models, so only
+    the classes promptkit.formats exports are taken from it); OpenCompass's names throughout (it registers only some
+    retrievers, RandomRetriever only by class; promptkit all), and OpenCompass's dataset classes read natively."""
+
+    def __getitem__(self, kind: str) -> Mapping[str, type]:
+        if kind not in _PACKAGES:
+            raise KeyError(kind)
+        return _kind(kind)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PACKAGES)
+
+    def __len__(self) -> int:
+        return len(_PACKAGES)
+
+
+@cache
+def _kind(kind: str) -> dict[str, type]:
+    scanned, exported = _PACKAGES[kind]
+    found = _discovered(kind, *map(importlib.import_module, scanned), exported=tuple(map(importlib.import_module, exported)))
+    if kind == "inferencer":
+        found.pop("Inferencer", None)
+    if kind == "dataset":  # OpenCompass's dataset classes, read natively (promptkit.data.opencompass)
+        found.update(importlib.import_module("promptkit.data.opencompass").OPENCOMPASS_DATASETS)
+    return found
+
+
+@cache
+def _exported(kind: str) -> dict[str, type]:
+    """The classes of ``kind`` the kind's packages' ``__init__`` name: resolved without discovering the rest."""
+    scanned, exported = _PACKAGES[kind]
+    found: dict[str, type] = {}
+    for package in map(importlib.import_module, (*scanned, *exported)):
+        for name in getattr(package, "__all__", ()):
+            cls = getattr(package, name)
+            if isinstance(cls, type) and not getattr(cls, "_is_protocol", False) and not inspect.isabstract(cls) and implements(cls, kind):
+                found[name] = cls
+    found.pop("Inferencer", None)
+    return found
+
+
+#: kind -> {name -> class} (see :class:`_Registry`).
+REGISTRY: Mapping[str, Mapping[str, type]] = _Registry()
 
 #: kind -> {name -> why promptkit cannot build it}: classes of real configs whose prompts only exist with a model in the loop.
 OUT_OF_SCOPE: dict[str, dict[str, str]] = {
@@ -144,9 +183,11 @@ OUT_OF_SCOPE: dict[str, dict[str, str]] = {
 
 def resolve_type(value: Any, kind: str, key: str) -> type:
     """The class ``value`` names for a config of ``kind`` ('template', 'retriever', …)."""
-    known = REGISTRY[kind]
     refused = OUT_OF_SCOPE.get(kind, {})
     given = value.__name__ if isinstance(value, type) else value.rsplit(".", 1)[-1] if isinstance(value, str) and ":" not in value else None
+    if isinstance(value, str) and given in _exported(kind) and given not in refused:
+        return _exported(kind)[given]  # promptkit's usual names, without discovering every class of the kind
+    known = REGISTRY[kind]
     if given in refused and not (isinstance(value, type) and implements(value, kind)):
         raise ConfigError(refused[given], key=key)
     if isinstance(value, type):

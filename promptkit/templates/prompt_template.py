@@ -123,6 +123,8 @@ class _StringBody:
     def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
         self.text = _Text(source, ice_token, sep_token, compile)
         self.has_ice_slot = self.text.has_ice
+        #: The placeholder names the body fills (``None``: not known for its texts); see :meth:`PromptTemplate.render`.
+        self.names = _placeholder_names([self.text])
 
     def render_shot(self, values: Mapping[str, Any]) -> str:
         return self.text.whole.render(values)
@@ -176,6 +178,10 @@ class _ChatBody:
                     raise TemplateError(f"{item_where}: an item must be a str or a role dict (got {type(item).__name__})")
             self.sections.append((name, tuple(compiled)))
         self.round = dict(self.sections)["round"]
+        texts = [item if isinstance(item, _Text) else getattr(item, "prompt", None) for _, items in self.sections for item in items]
+        known = all(text is None or isinstance(text, _Text) for text in texts) and all(isinstance(item, (_Text, _Role)) for _, items in self.sections for item in items)
+        #: The placeholder names the body fills (``None``: not known for its items); see :meth:`PromptTemplate.render`.
+        self.names = _placeholder_names([text for text in texts if text is not None]) if known else None
         self.has_ice_slot = any(it.has_ice for _, items in self.sections for it in items)
         # A section with no placeholder (a system turn and the shots' slot) renders to what the shots alone decide: its
         # last rendering is kept, and the next prompt with the same shots (the same object, as ShotRenderer returns) reuses it.
@@ -239,6 +245,15 @@ class _ChatBody:
 
 
 Body = _StringBody | _ChatBody
+
+
+def _placeholder_names(texts: list[_Text]) -> frozenset[str] | None:
+    """Every placeholder name ``texts`` fill, when all are plain placeholder texts (``None``: another compiler's, such as
+    Jinja's, whose names are not a promise of what it reads)."""
+    pieces = [piece for text in texts for piece in text.pieces]
+    if not all(type(piece) is CompiledText for piece in pieces):
+        return None
+    return frozenset(name for piece in pieces for name in piece.names)
 
 
 def _is_fixed(item: _Text | RoleSpec) -> bool:
@@ -383,11 +398,13 @@ class PromptTemplate:
 
         ``masked`` names the answer column: its value renders as ``mask_value``.
         """
+        body = self.body_for(label)
         values = row
-        if masked is not None:
+        # The answer column masked, in a copy of the row — not needed when the body provably fills no such placeholder.
+        if masked is not None and (body.names is None or masked in body.names):
             values = dict(row)
             values[masked] = mask_value
-        return self.body_for(label).render(values, ice)
+        return body.render(values, ice)
 
     def __repr__(self) -> str:
         return f"PromptTemplate(template={self.template!r}, ice_token={self.ice_token!r}, sep_token={self.sep_token!r})"

@@ -46,7 +46,7 @@ MODELS_DIR = Path("opencompass") / "configs" / "models"
 #: Documented one-line errors: (name, pattern the message matches).
 DOCUMENTED = (
     ("model not on this machine", re.compile(r"is neither a local folder nor in the Hugging Face cache")),
-    ("class whose prompt promptkit cannot know", re.compile(r"promptkit cannot know the prompt")),
+    ("class whose prompt promptkit cannot know", re.compile(r"so promptkit cannot know the prompt")),
     ("no models list", re.compile(r"the config defines no 'models' list")),
     ("meta_template not a dict (OpenCompass refuses it too)", re.compile(r"meta_template must be a dict")),
 )

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from promptkit.chat_templates.folders import MODEL_PATHS_ENV, parse_model_paths
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, rows_input
 from promptkit.cli._output import printable
-from promptkit.chat_templates.folders import MODEL_PATHS_ENV, parse_model_paths
 from promptkit.controls import SHOT_LAYOUTS, Controls
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import Progress

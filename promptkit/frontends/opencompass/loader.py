@@ -31,7 +31,7 @@ from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.frontends.opencompass.engine_imports import Foreign
 from promptkit.frontends.opencompass.overrides import Overrides
 from promptkit.frontends.opencompass.reading import read_entries
-from promptkit.frontends.opencompass.registry import REGISTRY, lacking, resolve_type
+from promptkit.frontends.opencompass.registry import OUT_OF_SCOPE, REGISTRY, lacking, resolve_type
 from promptkit.frontends.opencompass.sources import (
     CircularDataset,
     RepeatedDataset,
@@ -153,6 +153,9 @@ _INSTEAD = {
 
 def _not_implemented(foreign: Foreign, kind: str) -> str:
     """The one line for an engine's class that promptkit does not implement, used as a ``type=``."""
+    refused = OUT_OF_SCOPE.get(kind, {}).get(foreign.name)
+    if refused is not None:
+        return refused
     instead = _INSTEAD.get(kind, "see docs/compat.md#porting").format(known=", ".join(sorted(REGISTRY.get(kind, ()))))
     return f"{foreign.name} (from {foreign.module}) is not a {kind} class promptkit implements: {instead}"
 

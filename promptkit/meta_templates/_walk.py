@@ -91,6 +91,10 @@ class Section:
     derived: dict[str, Any] = field(default_factory=dict)
 
 
+#: Appended to a section's items in the memo's key when its turns render only their own roles.
+_GIVEN_ROLES = Marker("round", "begin", given_roles=True)
+
+
 class RoleTable:
     """A meta template's roles by name and turn order, computed once per model."""
 
@@ -110,7 +114,7 @@ class RoleTable:
         Items are frozen values, so equal items always give equal events: a
         shot used by many rows is walked once.
         """
-        key = (*section_items, Marker(section, "begin", True)) if given_roles else section_items
+        key = (*section_items, _GIVEN_ROLES) if given_roles else section_items
         memo = self._sections.get(key)
         if memo is None:
             memo = Section(tuple(_walk_turns(section_items, self, False, section, given_roles)))

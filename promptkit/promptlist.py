@@ -44,12 +44,20 @@ SECTIONS = ("begin", "round", "end", "ice")
 
 @dataclass(frozen=True, slots=True)
 class Marker:
-    """Opens (``pos='begin'``) or closes (``pos='end'``) a section."""
+    """Opens (``pos='begin'``) or closes (``pos='end'``) a section.
+
+    ``given_roles=True`` on a ``round``'s opening marker makes each turn of the round render only the roles it holds
+    (a dialogue's messages, as OpenCompass's ``ChatInferencer`` parses them), not every role of the meta template's
+    round; the generated role still closes it.
+    """
 
     section: Literal["begin", "round", "end", "ice"]
     pos: Literal["begin", "end"]
+    given_roles: bool = False
 
-    def dump(self) -> dict[str, str]:
+    def dump(self) -> dict[str, Any]:
+        if self.given_roles:
+            return {"section": self.section, "pos": self.pos, "given_roles": True}
         return {"section": self.section, "pos": self.pos}
 
 

@@ -22,7 +22,17 @@ from promptkit.cli.main import main
 ROOT = Path(__file__).parents[1]
 GOLDEN = Path(__file__).parent / "golden"
 DATASET_CONFIGS = sorted(p for p in (ROOT / "configs" / "datasets").glob("*/*.py") if "common" not in p.name)
-MODEL_CONFIGS = sorted((ROOT / "configs" / "models").glob("*.py"))
+MODEL_CONFIGS = sorted(p.relative_to(ROOT) for p in (ROOT / "configs" / "models").glob("*.py"))
+
+
+@pytest.fixture(autouse=True)
+def no_model_on_this_machine(monkeypatch):
+    """Model configs are read from the repository root, with a Hugging Face cache that holds nothing, so a config naming a
+    hub id fails alike on every machine (the golden records the error)."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("HF_HUB_CACHE", "no-hf-cache")
+    for name in ("TRANSFORMERS_CACHE", "PROMPTKIT_MODEL_PATHS"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def test_there_are_enough_bundled_configs():

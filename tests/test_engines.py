@@ -244,3 +244,35 @@ def test_cli_refuses_ppl_and_repeated_ids_and_unknown_formats(configs, capsys):
         main(["render", str(dataset), "--as", "anthropic"])
     assert stop.value.code == 2
     assert "argument --as: invalid choice: 'anthropic' (choose from 'records', 'openai-batch', 'vllm')" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.1, 0.7])
+def test_the_inferencers_sampling_settings_reach_the_request(make_renderer, temperature):
+    """MT-Bench's configs set temperature on the inferencer: each config's requests carry its own, and the --as lines too."""
+    inferencer = dict(type="GenInferencer", max_out_len=1024, temperature=temperature, top_p=0.9, generation_kwargs=dict(seed=3))
+    renderer = make_renderer(ROWS, dict(GEN, inferencer=inferencer), model=API)
+    [prompt] = renderer.render(0)
+    assert prompt.request == {"model": "gpt-4o-mini", "max_tokens": 1024, "temperature": temperature, "top_p": 0.9, "seed": 3}
+    writer = OpenAIBatch()
+    line = writer.line(prompt)
+    check_openai_line(line)
+    assert (line["body"]["temperature"], line["body"]["top_p"], line["body"]["max_tokens"]) == (temperature, 0.9, 1024)
+    assert writer.dropped == {}
+
+
+def test_an_inferencer_setting_an_engine_cannot_take_is_named_once(configs, tmp_path, capsys, caplog):
+    """top_k on the inferencer: vLLM takes it; OpenAI's batch lines leave it out, and one warning names it."""
+    dataset, model = configs
+    datasets = [dict(abbr="qa", type="JsonlDataset", path=str(tmp_path / "rows.jsonl"), reader_cfg=dict(input_columns=["question"], output_column="answer"),
+                     infer_cfg=dict(GEN, inferencer=dict(type="GenInferencer", temperature=0.7, top_k=20)))]
+    dataset.write_text(f"datasets = {datasets!r}\n")
+    out = tmp_path / "batch.jsonl"
+    assert main(["render", str(dataset), "--model", str(model), "--as", "openai-batch", "--out", str(out)]) == 0
+    assert [message for message in caplog.messages if "top_k" in message] == [
+        "--as openai-batch: top_k not taken by the target API; left out of every line"
+    ]
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {line["body"]["temperature"] for line in lines} == {0.7} and not any("top_k" in line["body"] for line in lines)
+    assert main(["render", str(dataset), "--model", str(model), "--as", "vllm", "--indices", "0"]) == 0
+    [line] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert line["sampling_params"] == {"max_tokens": 64, "seed": 7, "temperature": 0.7, "top_k": 20}

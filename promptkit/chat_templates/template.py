@@ -374,9 +374,11 @@ def _templates_from_config(value: Any, config_file: Path) -> dict[str, str]:
     if isinstance(value, list) and value and all(isinstance(t, dict) and {"name", "template"} <= t.keys() for t in value):
         return {t["name"]: t["template"] for t in value}
     if value is None:
+        found = sorted(file.name for file in config_file.parent.iterdir()) if config_file.parent.is_dir() else []
         raise ConfigError(
-            f"{config_file.parent} has no chat template: neither chat_template.jinja nor a 'chat_template' in tokenizer_config.json; "
-            "give chat_template= in the model config, or use a meta template (ChatModel / CompletionModel)",
+            f"{config_file.parent} has no chat template: neither chat_template.jinja nor a 'chat_template' in tokenizer_config.json "
+            f"(it holds {', '.join(found) if found else 'no files'}); give chat_template= in the model config, or use a meta "
+            "template (ChatModel / CompletionModel)",
             file=str(config_file.parent),
         )
     raise ConfigError(

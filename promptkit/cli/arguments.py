@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from promptkit.chat_templates.folders import MODEL_PATHS_ENV, parse_model_paths
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, rows_input
 from promptkit.cli._output import printable
 from promptkit.controls import SHOT_LAYOUTS, Controls
@@ -34,6 +35,8 @@ __all__ = [
     "file_dataset",
     "load_run",
     "make_renderer",
+    "model_path_option",
+    "model_paths",
     "pairs",
     "parse_indices",
     "positive",
@@ -61,6 +64,7 @@ def common(sub: argparse.ArgumentParser) -> None:
         help="model config file (defines `models = [...]`), repeatable: each model is shown or rendered in turn; "
         "default: a completion model with no meta template",
     )
+    model_path_option(sub)
     sub.add_argument("--dataset", metavar="ABBR", help="only the datasets whose abbr matches: an abbr, or a glob such as 'mmlu_*'")
     sub.add_argument(
         "--replies",
@@ -92,6 +96,23 @@ def common(sub: argparse.ArgumentParser) -> None:
         "--quiet", action="store_true", help="no progress bars on stderr (shown when stderr is a terminal); warnings and errors still are"
     )
     controls_group(sub)
+
+
+def model_path_option(sub: argparse.ArgumentParser) -> None:
+    """``--model-path HUB_ID=FOLDER``: where a model config's hub id is, for models outside the Hugging Face cache."""
+    sub.add_argument(
+        "--model-path",
+        action="append",
+        default=[],
+        metavar="HUB_ID=FOLDER",
+        help="the local folder of a model a model config names by hub id (path='Qwen/Qwen2.5-7B-Instruct'), for models kept "
+        f"outside the Hugging Face cache; repeatable; also ${MODEL_PATHS_ENV} (HUB_ID=FOLDER entries separated by ':')",
+    )
+
+
+def model_paths(args: argparse.Namespace) -> dict[str, str]:
+    """The ``--model-path`` mappings: hub id → folder."""
+    return parse_model_paths(args.model_path, "--model-path")
 
 
 def controls_group(sub: argparse.ArgumentParser) -> None:
@@ -157,7 +178,8 @@ def load_run(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | 
         datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows, overrides=overrides)
     if args.dataset is not None:
         datasets = chosen(datasets, args.dataset, args.dataset_config)
-    models: list[Model | None] = [model for path in args.model for model in load_models(path)] if args.model else [None]
+    paths = model_paths(args)
+    models: list[Model | None] = [model for path in args.model for model in load_models(path, model_paths=paths)] if args.model else [None]
     return datasets, models
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from promptkit.errors import ConfigError
+from promptkit.cli.arguments import model_path_option, model_paths
+from promptkit.errors import ConfigError, PromptkitError
 from promptkit.frontends import load_datasets
 from promptkit.frontends.opencompass import load_models
-from promptkit.meta_templates import CompletionModel, Model
+from promptkit.meta_templates import ChatTemplateModel, CompletionModel, Model
 from promptkit.meta_templates.conformance import Comparison, chat_template_twin, compare
 from promptkit.promptlist import PromptList
 from promptkit.render.renderer import Renderer
@@ -24,11 +25,14 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.description = (
         "Render the same prompts through the model config's meta template and through the chat template of the "
-        "local model folder its path= names; report the first place they differ. Exit status 1 when they differ."
+        "model folder its path= names (a local folder, or a hub id in the Hugging Face cache); report the first place "
+        "they differ. A chat-template model config: render the prompts through its chat template and report the first "
+        "failure. Exit status 1 when they differ or fail."
     )
     sub.add_argument("model_config", help="model config with a meta template and path= a local model folder")
     sub.add_argument("dataset_config", nargs="?", help="render this dataset's prompts (default: built-in probe conversations)")
     sub.add_argument("--count", type=int, default=5, metavar="K", help="test rows per dataset to compare (default 5)")
+    model_path_option(sub)
     sub.add_argument(
         "--tokens",
         action="store_true",
@@ -61,7 +65,7 @@ PROBES = {
 }
 
 
-def _prompts(args: argparse.Namespace, model: CompletionModel) -> Iterator[tuple[str, str | PromptList, str]]:
+def _prompts(args: argparse.Namespace, model: Model) -> Iterator[tuple[str, str | PromptList, str]]:
     if args.dataset_config is None:
         for label, prompt in PROBES.items():
             yield label, prompt, "gen"
@@ -79,11 +83,14 @@ def _prompts(args: argparse.Namespace, model: CompletionModel) -> Iterator[tuple
 
 def run(args: argparse.Namespace) -> int:
     if args.tokens:
-        for model in load_models(args.model_config):
+        for model in load_models(args.model_config, model_paths=model_paths(args)):
             _show_tokens(args, model)
         return 0
     differ = False
-    for model in load_models(args.model_config):
+    for model in load_models(args.model_config, model_paths=model_paths(args)):
+        if isinstance(model, ChatTemplateModel):
+            differ = _check_chat_template(args, model) or differ
+            continue
         if not isinstance(model, CompletionModel) or model.meta_template is None:
             raise ConfigError(
                 f"model {model.abbr!r} is a {type(model).__name__}; check-template compares a completion model's meta template "
@@ -101,6 +108,24 @@ def run(args: argparse.Namespace) -> int:
             differ = True
             _show(first)
     return 1 if differ else 0
+
+
+def _check_chat_template(args: argparse.Namespace, model: ChatTemplateModel) -> bool:
+    """A chat-template model has no meta template to compare: its template renders the prompts, or the first failure is
+    shown; whether any failed."""
+    print(f"model {model.abbr!r}: chat template ({model.chat_template.origin})")
+    failures = []
+    prompts = list(_prompts(args, model))
+    for label, prompt, mode in prompts:
+        try:
+            model.render(prompt, mode)
+        except PromptkitError as error:
+            failures.append((label, error.message))
+    print(f"  {len(prompts) - len(failures)} of {len(prompts)} prompts render")
+    print(f"  {model.probe_system_role().describe()}")
+    if failures:
+        print(f"  first failure: {failures[0][0]}: {failures[0][1]}")
+    return bool(failures)
 
 
 def _show(result: Comparison) -> None:

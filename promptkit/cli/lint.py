@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from promptkit.cli.arguments import model_path_option, model_paths
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError
 from promptkit.frontends import load_datasets
@@ -25,6 +26,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--model", metavar="MODEL_CONFIG", help="model config file: adds the checks of roles, media placeholders and control tokens"
     )
+    model_path_option(sub)
     sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
     sub.add_argument(
         "--rows",
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         datasets = [d for d in datasets if d.abbr == args.dataset]
         if not datasets:
             raise ConfigError(f"no dataset with abbr {args.dataset!r}", config=args.dataset_config)
-    models: list[Model | None] = list(load_models(args.model)) if args.model else [None]
+    models: list[Model | None] = list(load_models(args.model, model_paths=model_paths(args))) if args.model else [None]
     findings: list[Finding] = []
     for model in models:
         for dataset in datasets:

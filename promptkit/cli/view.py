@@ -11,7 +11,7 @@ from pathlib import Path
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite, rows_input
 from promptkit.cli._output import AtomicFile
-from promptkit.cli.arguments import file_dataset, parse_indices
+from promptkit.cli.arguments import file_dataset, model_path_option, model_paths, parse_indices
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import tracked
 from promptkit.errors import ConfigError, PromptkitError
@@ -44,6 +44,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         help="model config file (defines `models = [...]`); repeat to compare models side by side; "
         "default: a completion model with no meta template",
     )
+    model_path_option(sub)
     sub.add_argument("--dataset", metavar="GLOB", help="only datasets whose abbr matches this shell pattern, e.g. 'mmlu*'")
     sub.add_argument("--indices", metavar="SPEC", help="test rows of each dataset, e.g. '0,3,10-19' or ':100' (default: all)")
     sub.add_argument("--title", help="the page's title (default: the dataset configs' names)")
@@ -71,7 +72,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
 
     datasets = _datasets(args)
-    models: list[Model | None] = [model for path in args.models for model in load_models(path)] if args.models else [None]
+    models: list[Model | None] = [model for path in args.models for model in load_models(path, model_paths=model_paths(args))] if args.models else [None]
     replies = load_replies(args.replies) if args.replies else {}
     refuse_overwrite(args.out, _inputs(args, datasets, models))
     counter: TokenCounter | None = HFTokenizer(args.tokenizer) if args.tokenizer else None

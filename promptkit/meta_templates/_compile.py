@@ -194,6 +194,8 @@ def plain_turn(items: tuple[Item, ...]) -> Turn | None:
                 prompts.append(item.prompt)
             index -= 1
         elif type(item) is Marker and item.section == "round" and item.pos == "begin":
+            if item.given_roles:
+                return None  # a dialogue's round: the plain walk renders it (plans are made for full rounds)
             shape.reverse()
             prompts.reverse()
             return index, tuple(shape), prompts

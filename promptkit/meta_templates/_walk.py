@@ -15,6 +15,10 @@ events (a completion model concatenates text, a chat model builds messages).
 * A turn that follows a ``TOOL`` item (a tool's result) renders only its own
   roles, from its first: the model answers the tool's result, with no empty
   user turn in between.
+* A round opened with ``given_roles=True`` (a dialogue: ``ChatInferencer``)
+  renders in each turn only the roles the turn holds, and the generated role
+  where generation cuts: OpenCompass's ChatInferencer parser writes the
+  dialogue's messages and nothing else.
 * In ``gen`` mode, the last turn of a ``round`` section stops at the first
   ``generate=True`` role: only its ``begin`` is rendered, and the walk ends.
 """
@@ -87,6 +91,10 @@ class Section:
     derived: dict[str, Any] = field(default_factory=dict)
 
 
+#: Appended to a section's items in the memo's key when its turns render only their own roles.
+_GIVEN_ROLES = Marker("round", "begin", given_roles=True)
+
+
 class RoleTable:
     """A meta template's roles by name and turn order, computed once per model."""
 
@@ -100,19 +108,20 @@ class RoleTable:
         self._sections: dict[tuple[Item, ...], Section] = {}
         self._runs: dict[tuple[Section, ...], Section] = {}
 
-    def section(self, section_items: tuple[Item, ...], section: str) -> Section:
+    def section(self, section_items: tuple[Item, ...], section: str, given_roles: bool = False) -> Section:
         """The events of a section that generation cannot cut, memoised.
 
         Items are frozen values, so equal items always give equal events: a
         shot used by many rows is walked once.
         """
-        memo = self._sections.get(section_items)
+        key = (*section_items, _GIVEN_ROLES) if given_roles else section_items
+        memo = self._sections.get(key)
         if memo is None:
-            memo = Section(tuple(_walk_turns(section_items, self, False, section)))
+            memo = Section(tuple(_walk_turns(section_items, self, False, section, given_roles)))
             if len(self._sections) >= self.SECTION_CACHE_SIZE:
                 self._sections.clear()
                 self._runs.clear()
-            self._sections[section_items] = memo
+            self._sections[key] = memo
         return memo
 
     def run(self, sections: list[Section]) -> Section:
@@ -182,25 +191,25 @@ def generation_cut(items: tuple[Item, ...], roles: RoleTable) -> Cut | None:
 
 
 def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterator[Event | Section]:
-    stack: list[tuple[str, int]] = []
+    stack: list[tuple[str, int, bool]] = []
     for index, item in enumerate(items):
         if type(item) is str:
             yield Text(item)
         elif type(item) is Marker:
             if item.pos == "begin":
-                stack.append((item.section, index + 1))
+                stack.append((item.section, index + 1, item.given_roles))
                 continue
             if not stack or stack[-1][0] != item.section:
                 open_ = stack[-1][0] if stack else "nothing"
                 raise MetaTemplateError(f"section markers do not match: </{item.section}> closes {open_}", section=item.section)
-            section, start = stack.pop()
+            section, start, given_roles = stack.pop()
             if section == "round" and mode == "gen":
-                for event in _walk_turns(items[start:index], roles, True, section):
+                for event in _walk_turns(items[start:index], roles, True, section, given_roles):
                     yield event
                     if type(event) is Cut:
                         return
             elif section in ("round", "ice"):
-                yield roles.section(items[start:index], section)
+                yield roles.section(items[start:index], section, given_roles)
         elif type(item) is RoleItem:
             if stack and stack[-1][0] in ("round", "ice"):
                 continue  # rendered when its section closes
@@ -212,7 +221,7 @@ def _walk_items(items: tuple[Item, ...], roles: RoleTable, mode: str) -> Iterato
         raise MetaTemplateError(f"section {stack[-1][0]!r} is opened but never closed", section=stack[-1][0])
 
 
-def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: bool, section: str) -> Iterator[Event]:
+def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: bool, section: str, given_roles: bool = False) -> Iterator[Event]:
     # Units: a turn (role name -> item) or a reserved-role item standing alone.
     units: list[dict[str, RoleItem] | tuple[MetaRole, RoleItem]] = []
     after_tool: set[int] = set()  # the turns that follow a TOOL item
@@ -250,6 +259,8 @@ def _walk_turns(section_items: tuple[Item, ...], roles: RoleTable, cut_allowed: 
         cut_here = cut_allowed and i == last_turn
         skipping = i in after_tool  # the round's elements before the turn's first role are not rendered
         for element in roles.meta.round:
+            if given_roles and (isinstance(element, str) or (element.role not in unit and not (cut_here and element.generate))):
+                continue
             if skipping:
                 if isinstance(element, str) or element.role not in unit:
                     continue

@@ -56,11 +56,15 @@ class ChatModel(ModelBase):
         """The prompt's messages: the meta template's ``begin`` message first (never merged), then one per turn."""
         check_mode(mode)
         if isinstance(prompt, str):
-            return (Message("user", prompt),)
+            return self._as_sent((Message("user", prompt),))
         if self._compiled is None:
-            return (Message("user", content_without_meta(prompt)),)
-        messages = self._compiled.render(prompt, mode)
-        return self._begin + messages
+            return self._as_sent((Message("user", content_without_meta(prompt)),))
+        return self._as_sent(self._begin + self._compiled.render(prompt, mode))
+
+    def _as_sent(self, messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        """The messages as this class's client sends them (an OpenCompass API class's own conversion, see
+        :mod:`~promptkit.meta_templates.aliases`); OpenAI's clients send them as they are."""
+        return messages
 
     @cached_property
     def _begin(self) -> tuple[Message, ...]:
@@ -86,7 +90,7 @@ def _with_tool_role(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
 
     A chat request has a ``tool`` message role whatever the meta template says, so a tool's result needs no config.
     """
-    named = [role.get("role") for key in ("round", "reserved_roles") for role in cfg.get(key) or () if isinstance(role, Mapping)]
-    if "TOOL" in named:
-        return cfg
+    named = [role.get("role") for key in ("round", "reserved_roles") for role in (cfg.get(key) or () if isinstance(cfg, Mapping) else ()) if isinstance(role, Mapping)]
+    if "TOOL" in named or not isinstance(cfg, Mapping):
+        return cfg  # MetaTemplate.from_config says what is wrong with a meta template that is not a dict
     return {**cfg, "reserved_roles": [*(cfg.get("reserved_roles") or ()), dict(role="TOOL", api_role="TOOL")]}

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from promptkit.chat_templates import BoundChatTemplate, ChatTemplate
+from promptkit.chat_templates.fastchat import fastchat_template as fastchat_chat_template
+from promptkit.chat_templates.folders import ModelFolders
 from promptkit.controls import THINKING_SWITCHES, Controls
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.messages import Content, Message, merge_content, to_openai
@@ -124,10 +126,12 @@ class OpenCompassChatModel(ChatModel):
 class ChatTemplateModel(ModelBase):
     """A chat model whose final input is the string its chat template makes of the messages.
 
-    The template comes from ``path`` (or ``tokenizer_path``), a local model folder with
-    ``tokenizer_config.json`` / ``chat_template.jinja``, or from ``chat_template=`` text inline
-    with ``special_tokens=dict(bos_token=..., ...)``.  ``template_limits=dict(seconds=..., max_chars=...)``
-    bounds each render of the template (untrusted code): see :class:`~promptkit.TemplateLimits`.
+    The template comes from ``path`` (or ``tokenizer_path``): a local model folder with
+    ``tokenizer_config.json`` / ``chat_template.jinja``, or a hub id found in the local Hugging Face
+    cache (at ``revision``, default ``main``) or mapped to a folder (:mod:`promptkit.chat_templates.folders`);
+    or from ``chat_template=`` text inline with ``special_tokens=dict(bos_token=..., ...)``; or, with
+    ``fastchat_template='vicuna'``, it is that FastChat conversation style (:mod:`promptkit.chat_templates.fastchat`).
+    ``template_limits=dict(seconds=..., max_chars=...)`` bounds each render of the template (untrusted code): see :class:`~promptkit.TemplateLimits`.
 
     >>> m = ChatTemplateModel(chat_template="{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}"
     ...                                     "{% if add_generation_prompt %}<assistant>{% endif %}")
@@ -159,29 +163,34 @@ class ChatTemplateModel(ModelBase):
         documents: Sequence[Mapping[str, Any]] | None = None,
         system_role: str = "error",
         fastchat_template: str | None = None,
+        revision: str | None = None,
         max_seq_len: int | None = None,
         token_counter: str | TokenCounter | None = None,
         template_limits: TemplateLimits | Mapping[str, Any] | None = None,
+        model_folders: ModelFolders | None = None,
         **runtime: Any,
     ) -> None:
         #: The chat model whose messages the template is applied to (the meta template, validated as a chat model's).
         self.chat_model = OpenCompassChatModel(abbr=abbr, meta_template=meta_template or None)
         super().__init__(
             abbr=abbr, meta_template=meta_template or None, max_seq_len=max_seq_len, token_counter=token_counter,
-            chat_template_kwargs=chat_template_kwargs, **runtime,
+            chat_template_kwargs=chat_template_kwargs, model_folders=model_folders, **runtime,
         )
-        if fastchat_template is not None:
-            raise ConfigError(
-                f"fastchat_template={fastchat_template!r} is not supported: promptkit renders the model's own chat template; "
-                "remove fastchat_template, or write the format as a meta template (CompletionModel)",
-                key="fastchat_template",
-            )
         if system_role not in SYSTEM_ROLE_POLICIES:
             raise ConfigError(f"system_role must be one of {list(SYSTEM_ROLE_POLICIES)} (got {system_role!r})", key="system_role")
+        if revision is not None and not isinstance(revision, str):
+            raise ConfigError(f"revision must be a str, a branch, tag or commit of the model's hub repo (got {revision!r})", key="revision")
         #: The model folder (or the served name) the config gives: the engine-facing name of the model.
         self.path = path
         self.template_limits = TemplateLimits.of(template_limits)
-        self.chat_template = _load_template(chat_template, special_tokens, tokenizer_path or path, self.template_limits)
+        if fastchat_template is not None:
+            if chat_template is not None:
+                raise ConfigError("the model config gives both fastchat_template and chat_template; keep one", key="fastchat_template")
+            self.chat_template = fastchat_chat_template(fastchat_template, self.template_limits)
+        else:
+            folder = tokenizer_path or path
+            resolved = self.model_folders.resolve(folder, revision) if chat_template is None and folder is not None else None
+            self.chat_template = _load_template(chat_template, special_tokens, resolved, self.template_limits)
         self.chat_template_name = chat_template_name
         self.chat_template_kwargs = dict(self.controls.chat_template_kwargs)
         self.tools = tools
@@ -319,7 +328,7 @@ def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:
 
 
 def _load_template(
-    inline: str | Mapping[str, str] | None, special_tokens: Mapping[str, str] | None, folder: str | None, limits: TemplateLimits
+    inline: str | Mapping[str, str] | None, special_tokens: Mapping[str, str] | None, folder: Path | None, limits: TemplateLimits
 ) -> ChatTemplate:
     if inline is not None:
         return ChatTemplate(inline, dict(special_tokens or {}), limits=limits)
@@ -328,7 +337,7 @@ def _load_template(
             "a chat-template model needs path= (a local model folder with tokenizer_config.json) or chat_template= (the template text)",
             key="path",
         )
-    template = ChatTemplate.from_folder(Path(folder), limits)
+    template = ChatTemplate.from_folder(folder, limits)
     if special_tokens:
         template = replace(template, special_tokens={**template.special_tokens, **special_tokens})
     return template

@@ -53,7 +53,8 @@ def first_divergence(a: str, b: str) -> int | None:
 
 
 def chat_template_twin(model: CompletionModel) -> ChatTemplateModel:
-    """The chat template of the folder ``model``'s ``path`` (or ``tokenizer_path``) names, fed the prompt's roles as they are."""
+    """The chat template of the folder ``model``'s ``path`` (or ``tokenizer_path``) names (a local folder, or a hub id in
+    the Hugging Face cache: :class:`~promptkit.chat_templates.folders.ModelFolders`), fed the prompt's roles as they are."""
     folder = model.runtime.get("tokenizer_path") or model.runtime.get("path")
     if not isinstance(folder, str):
         raise ConfigError(
@@ -61,7 +62,10 @@ def chat_template_twin(model: CompletionModel) -> ChatTemplateModel:
             model=model.abbr,
             key="path",
         )
-    return ChatTemplateModel(abbr=model.abbr, path=folder, meta_template=FAITHFUL_META_TEMPLATE)
+    revision = model.runtime.get("revision")
+    return ChatTemplateModel(
+        abbr=model.abbr, path=folder, meta_template=FAITHFUL_META_TEMPLATE, revision=revision, model_folders=model.model_folders
+    )
 
 
 def compare(model: CompletionModel, chat: ChatTemplateModel, prompts: Iterable[tuple[str, str | PromptList, str]]) -> list[Comparison]:

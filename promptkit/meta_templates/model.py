@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
+from promptkit.chat_templates.folders import ModelFolders
 from promptkit.controls import Controls
 from promptkit.errors import ConfigError
 from promptkit.messages import Message
@@ -81,6 +82,11 @@ class ModelBase(ABC):
 
     ``thinking``, ``chat_template_kwargs``, ``shots`` and ``system_prompt`` are the model's level of the prompt
     controls (:mod:`promptkit.controls`), kept as :attr:`controls`; a dataset's and a run's win over them.
+
+    ``model_folders`` says where model folders named by the config (``path``, ``tokenizer_path``) are looked for
+    (:class:`~promptkit.chat_templates.folders.ModelFolders`): the config loader gives it (the config file's folder,
+    ``--model-path``); default: the working directory, :data:`~promptkit.chat_templates.folders.MODEL_PATHS_ENV`
+    and the Hugging Face cache.
     """
 
     kind: ClassVar[str]
@@ -98,8 +104,17 @@ class ModelBase(ABC):
         chat_template_kwargs: Mapping[str, Any] | None = None,
         shots: str | None = None,
         system_prompt: str | None = None,
+        model_folders: ModelFolders | None = None,
         **runtime: Any,
     ) -> None:
+        if model_folders is not None and not isinstance(model_folders, ModelFolders):
+            raise ConfigError(
+                f"model_folders is set by the config loader (a ModelFolders), not by the config (got {model_folders!r}); "
+                "remove it, and map hub ids to folders with --model-path instead",
+                key="model_folders",
+            )
+        #: Where the model folders the config names are looked for.
+        self.model_folders = model_folders or ModelFolders()
         self.abbr = abbr if abbr is not None else type(self).__name__
         #: The model's prompt controls (see :mod:`promptkit.controls`).
         self.controls = Controls(thinking, chat_template_kwargs or {}, shots, system_prompt)

@@ -272,7 +272,7 @@ def _piece_names(items: tuple[Item, ...], mode: str) -> list[str]:
     names = [""] * len(items)
     stack: list[str] = []
     shot = -1
-    last_round = max((i for i, item in enumerate(items) if item == Marker("round", "begin")), default=-1)
+    last_round = max((i for i, item in enumerate(items) if type(item) is Marker and item.section == "round" and item.pos == "begin"), default=-1)
     turns = [i for i, item in enumerate(items) if type(item) is RoleItem and i > last_round and item.role != "SYSTEM"]
     bots = [i for i in turns if items[i].role == "BOT"]  # type: ignore[union-attr]
     # The answer slot is a final BOT that ends the round; the query is what follows the last reply before it.

@@ -87,7 +87,10 @@ class MetaTemplate:
     @classmethod
     def from_config(cls, cfg: Any) -> MetaTemplate:
         if not isinstance(cfg, Mapping):
-            raise MetaTemplateError(f"meta_template must be a dict with a 'round' list (got {type(cfg).__name__})", key="meta_template")
+            hint = ": is there a trailing comma after dict(...)?" if isinstance(cfg, tuple) and len(cfg) == 1 and isinstance(cfg[0], Mapping) else ""
+            raise MetaTemplateError(
+                f"meta_template must be a dict with a 'round' list (got {type(cfg).__name__}{hint})", key="meta_template"
+            )
         check_keys(cfg, _META_KEYS, "meta_template", MetaTemplateError)
         if "round" not in cfg:
             raise MetaTemplateError(

@@ -509,6 +509,7 @@ def _prompt_list(chat: Sequence[tuple[str, str]]) -> PromptList:
     items: list[Item] = []
     if lead:
         items += [Marker("begin", "begin"), *(RoleItem("SYSTEM", text, "HUMAN") for _, text in chat[:lead]), Marker("begin", "end")]
-    items += [Marker("round", "begin"), *(RoleItem(_META_ROLES[role], text, "HUMAN" if role == "system" else None) for role, text in chat[lead:])]
+    # given_roles: a turn renders the messages it has, not every role of the meta template's round (no empty SYSTEM turn).
+    items += [Marker("round", "begin", given_roles=True), *(RoleItem(_META_ROLES[role], text, "HUMAN" if role == "system" else None) for role, text in chat[lead:])]
     items.append(Marker("round", "end"))
     return PromptList._of(tuple(items))

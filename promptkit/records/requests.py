@@ -11,7 +11,9 @@ not use (the ``runtime`` of a model or inferencer, see :class:`~promptkit.Model`
 * ``stop`` — the model config's ``stop_words``, then the inferencer's ``stopping_criteria``
   (OpenCompass's vLLM models send both), each once, in order;
 * sampling — the model config's ``temperature``, then its ``generation_kwargs``, then the
-  inferencer's ``generation_kwargs`` (OpenCompass's ``SCInferencer`` passes them last), under the
+  inferencer's own sampling keys (:data:`INFERENCER_SAMPLING`: MT-Bench's configs set ``temperature``
+  on the inferencer), then the inferencer's ``generation_kwargs`` (OpenCompass's ``SCInferencer``
+  passes them last); a later one wins.  Under the
   engines' names: ``max_new_tokens`` → ``max_tokens``, ``num_return_sequences`` → ``n``,
   ``eos_token_id`` → ``stop_token_ids`` (a list), ``do_sample=False`` → ``temperature=0`` unless a
   temperature is given (``do_sample`` itself is dropped); other keys pass as they are;
@@ -20,7 +22,8 @@ not use (the ``runtime`` of a model or inferencer, see :class:`~promptkit.Model`
   text already starts with the tokenizer's BOS (:func:`bos_tokens`), so that the engine does not add a
   second one (vLLM's completions endpoint and ``LLM.generate`` add it by default), else ``True``.
 
-Keys the configs do not give are left out: the engine's own default applies.
+Keys the configs do not give are left out: the engine's own default applies.  A key an engine
+format does not take is left out of its lines and named in one warning (:mod:`promptkit.records.engines`).
 """
 
 from __future__ import annotations
@@ -32,11 +35,18 @@ from promptkit.errors import ConfigError
 from promptkit.meta_templates import Model
 from promptkit.plan.inferencers import Inferencer, SCInferencer
 
-__all__ = ["BOS_TOKENS", "bos_tokens", "engine_model_name", "request_settings"]
+__all__ = ["BOS_TOKENS", "INFERENCER_SAMPLING", "bos_tokens", "engine_model_name", "request_settings"]
 
 #: The BOS tokens of common model families, as a meta template writes them (Llama 3, Llama 2 / Mistral, Gemma,
 #: DeepSeek, GLM, Yi-style ``<|startoftext|>``): a control token of the model that is one of these is its BOS.
 BOS_TOKENS = frozenset({"<|begin_of_text|>", "<s>", "<bos>", "<｜begin▁of▁sentence｜>", "[gMASK]", "<|startoftext|>"})
+
+#: Sampling settings an inferencer config may carry beside ``generation_kwargs`` (Hugging Face ``generate``'s and the
+#: engines' names), which reach the request.
+INFERENCER_SAMPLING = (
+    "temperature", "top_p", "top_k", "min_p", "seed", "do_sample", "repetition_penalty", "presence_penalty", "frequency_penalty",
+    "max_new_tokens", "num_return_sequences", "stop_token_ids", "eos_token_id",
+)
 
 #: generation_kwargs names (Hugging Face ``generate``'s) → the engines' request names (OpenAI's, vLLM's).
 _RENAMED = {"max_new_tokens": "max_tokens", "num_return_sequences": "n", "eos_token_id": "stop_token_ids"}
@@ -77,7 +87,8 @@ def request_settings(model: Model | None, inferencer: Inferencer) -> dict[str, A
         settings["stop"] = list(dict.fromkeys(stop))
     if "temperature" in runtime:
         settings["temperature"] = runtime["temperature"]
-    for kwargs in (runtime.get("generation_kwargs"), inferencer.runtime.get("generation_kwargs")):
+    own = {key: inferencer.runtime[key] for key in INFERENCER_SAMPLING if key in inferencer.runtime}
+    for kwargs in (runtime.get("generation_kwargs"), own or None, inferencer.runtime.get("generation_kwargs")):
         settings.update(_sampling(kwargs, settings))
     if isinstance(inferencer, SCInferencer):
         settings["n"] = inferencer.sc_size

@@ -60,17 +60,28 @@ def test_dataset_prompts_are_compared(capsys):
     ]
 
 
-def test_chat_template_model_config_is_refused(capsys):
-    """A chat-template model config has no meta template to check: the error says which config to give."""
-    assert main(["check-template", "configs/models/chat_template/llama3_8b_instruct.py"]) == 1
-    err = capsys.readouterr().err
-    assert "model 'llama-3-8b-instruct-hf' is a HuggingFacewithChatTemplate; check-template compares a completion model's meta template" in err
+def test_chat_template_model_config_renders_the_probes(capsys):
+    """A chat-template model config has no meta template to compare: its template renders the probes, and the system probe is said."""
+    assert main(["check-template", "configs/models/chat_template/llama3_8b_instruct.py"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "model 'llama-3-8b-instruct-hf': chat template (configs/models/hf/llama3_8b_instruct)",
+        "  4 of 4 prompts render",
+        "  system_role='auto': the chat template renders a system message as its own turn, so 'error' (system messages go to the template)",
+    ]
 
 
-def test_model_without_local_folder_is_refused(capsys):
-    """A meta-template config whose path is a hub id: the error says no folder exists and nothing is downloaded."""
+def test_model_without_local_folder_is_refused(capsys, tmp_path, monkeypatch):
+    """A meta-template config whose path is a hub id in no cache: the error says where it looked and the ways to provide it."""
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.delenv("TRANSFORMERS_CACHE", raising=False)
     assert main(["check-template", "configs/models/internlm2_chat_7b.py"]) == 1
-    assert "model folder 'internlm/internlm2-chat-7b' does not exist; promptkit downloads nothing" in capsys.readouterr().err
+    assert (
+        "model 'internlm/internlm2-chat-7b' is neither a local folder nor in the Hugging Face cache (looked in the working "
+        f"directory and in the model config's folder 'configs/models' and in {tmp_path}); promptkit downloads nothing: give "
+        "path= a local model folder (relative to the working directory or to the model config), download the model into the "
+        "cache (hf download internlm/internlm2-chat-7b), or map it to its folder with --model-path "
+        "internlm/internlm2-chat-7b=FOLDER (or PROMPTKIT_MODEL_PATHS)"
+    ) in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("a", "b", "offset"), [("abc", "abc", None), ("abc", "abd", 2), ("ab", "abc", 2), ("", "x", 0)])

@@ -190,7 +190,13 @@ def test_chat_template_kwargs_and_special_tokens_override():
             dict(chat_template=CHATML, system_role="keep"),
             "system_role must be one of ['error', 'merge_into_first_user', 'fallback', 'drop', 'auto'] (got 'keep')",
         ),
-        (dict(chat_template=CHATML, fastchat_template="vicuna"), "fastchat_template='vicuna' is not supported: promptkit renders the model's own chat template"),
+        (dict(chat_template=CHATML, fastchat_template="vicuna"), "the model config gives both fastchat_template and chat_template; keep one"),
+        (
+            dict(fastchat_template="alpaca"),
+            "fastchat_template='alpaca' is a FastChat conversation style promptkit does not know (it knows 'vicuna'), so promptkit "
+            "cannot know the prompt it makes; remove fastchat_template to use the model's own chat template, or write the style "
+            "as a meta template (CompletionModel)",
+        ),
         (dict(chat_template={"a": "A", "b": "B"}), "inline: the model has several chat templates and none is named 'default'"),
     ],
 )
@@ -201,15 +207,20 @@ def test_config_errors(kwargs, message):
     assert message in str(caught.value)
 
 
-def test_hub_id_path_fails_with_model_and_config(tmp_path):
-    """A config still pointing at a hub id: the error names the config file and model and says nothing is downloaded."""
+def test_hub_id_path_fails_with_model_and_config(tmp_path, monkeypatch):
+    """A hub id in no cache: the error names the config file and model and says nothing is downloaded."""
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.delenv("TRANSFORMERS_CACHE", raising=False)
     config = tmp_path / "qwen.py"
     config.write_text("models = [dict(abbr='qwen', type='HuggingFacewithChatTemplate', path='Qwen/Qwen2.5-7B-Instruct')]\n")
     from promptkit import load_models
 
     with pytest.raises(ConfigError) as caught:
         load_models(config)
-    assert str(caught.value).startswith(f"config {config}, model 'qwen', key 'path': model folder 'Qwen/Qwen2.5-7B-Instruct' does not exist; promptkit downloads nothing")
+    assert str(caught.value).startswith(
+        f"config {config}, model 'qwen', key 'path': model 'Qwen/Qwen2.5-7B-Instruct' is neither a local folder nor in the "
+        "Hugging Face cache (looked in the working directory and in the model config's folder"
+    )
 
 
 @pytest.mark.parametrize("alias", ["HuggingFacewithChatTemplate", "VLLMwithChatTemplate", "TurboMindModelwithChatTemplate"])

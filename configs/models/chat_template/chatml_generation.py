@@ -1,13 +1,14 @@
 # ChatML with {% generation %} markers around assistant turns: the model's own chat template, as OpenCompass's HuggingFacewithChatTemplate applies it.
 #
 # The template and special tokens are read from the local model folder
-# configs/models/hf/chatml_generation/ (path is relative to the repository root).
+# configs/models/hf/chatml_generation/ (tokenizer_path is relative to this file, so the config works from any folder).
 # Meta-template twin: chatml_generation_meta.py; `promptkit check-template` compares the two.
 models = [
     dict(
         abbr='chatml-generation-hf',
         type='HuggingFacewithChatTemplate',
-        path='configs/models/hf/chatml_generation',
+        path='configs/models/hf/chatml_generation',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/chatml_generation',  # the local model folder (its chat template), relative to this file
         max_seq_len=8192,
         max_out_len=1024,
         batch_size=8,

@@ -10,7 +10,8 @@ models = [
     dict(
         abbr='chatml-generation',
         type=CompletionModel,
-        path='configs/models/hf/chatml_generation',  # the local model folder (its chat template), relative to the repository root
+        path='configs/models/hf/chatml_generation',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/chatml_generation',  # the local model folder (its chat template), relative to this file
         meta_template=dict(
             round=[
                 dict(role='HUMAN', begin='<|im_start|>user\n', end='<|im_end|>\n'),

@@ -10,7 +10,8 @@ models = [
     dict(
         abbr='deepseek-v2-chat',
         type=CompletionModel,
-        path='configs/models/hf/deepseek_v2_chat',  # the local model folder (its chat template), relative to the repository root
+        path='configs/models/hf/deepseek_v2_chat',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/deepseek_v2_chat',  # the local model folder (its chat template), relative to this file
         meta_template=dict(
             begin='<｜begin▁of▁sentence｜>',
             round=[

@@ -11,7 +11,8 @@ models = [
     dict(
         abbr='llama-3.1-8b-instruct',
         type=CompletionModel,
-        path='configs/models/hf/llama3_1_8b_instruct',  # the local model folder (its chat template), relative to the repository root
+        path='configs/models/hf/llama3_1_8b_instruct',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/llama3_1_8b_instruct',  # the local model folder (its chat template), relative to this file
         meta_template=dict(
             begin='<|begin_of_text|>',
             round=[

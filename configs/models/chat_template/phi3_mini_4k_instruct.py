@@ -1,13 +1,14 @@
 # Phi-3 mini 4k instruct (April 2024 template: drops system messages): the model's own chat template, as OpenCompass's HuggingFacewithChatTemplate applies it.
 #
 # The template and special tokens are read from the local model folder
-# configs/models/hf/phi3_mini_4k_instruct/ (path is relative to the repository root).
+# configs/models/hf/phi3_mini_4k_instruct/ (tokenizer_path is relative to this file, so the config works from any folder).
 # Meta-template twin: phi3_mini_4k_instruct_meta.py; `promptkit check-template` compares the two.
 models = [
     dict(
         abbr='phi-3-mini-4k-instruct-hf',
         type='HuggingFacewithChatTemplate',
-        path='configs/models/hf/phi3_mini_4k_instruct',
+        path='configs/models/hf/phi3_mini_4k_instruct',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/phi3_mini_4k_instruct',  # the local model folder (its chat template), relative to this file
         max_seq_len=8192,
         max_out_len=1024,
         batch_size=8,

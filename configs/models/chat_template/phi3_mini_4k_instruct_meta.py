@@ -10,7 +10,8 @@ models = [
     dict(
         abbr='phi-3-mini-4k-instruct',
         type=CompletionModel,
-        path='configs/models/hf/phi3_mini_4k_instruct',  # the local model folder (its chat template), relative to the repository root
+        path='configs/models/hf/phi3_mini_4k_instruct',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/phi3_mini_4k_instruct',  # the local model folder (its chat template), relative to this file
         meta_template=dict(
             begin='<s>',
             round=[

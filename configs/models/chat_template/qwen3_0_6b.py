@@ -9,7 +9,8 @@ models = [
     dict(
         abbr='qwen3-0.6b-hf',
         type='HuggingFacewithChatTemplate',
-        path='configs/models/hf/qwen3_0_6b',
+        path='configs/models/hf/qwen3_0_6b',  # the name an engine serves the model under (the request's model)
+        tokenizer_path='../hf/qwen3_0_6b',  # the local model folder (its chat template), relative to this file
         thinking=False,
         max_seq_len=32768,
         max_out_len=1024,

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from promptkit.chat_templates.folders import ModelFolders
 from promptkit.controls import CONTROL_KEYS, Controls
 from promptkit.data.circular import Circular
 from promptkit.data.protocol import Dataset
@@ -30,7 +31,7 @@ from promptkit.formats import AdapterDataset, FormatDataset
 from promptkit.frontends.opencompass.engine_imports import Foreign
 from promptkit.frontends.opencompass.overrides import Overrides
 from promptkit.frontends.opencompass.reading import read_entries
-from promptkit.frontends.opencompass.registry import REGISTRY, lacking, resolve_type
+from promptkit.frontends.opencompass.registry import OUT_OF_SCOPE, REGISTRY, lacking, resolve_type
 from promptkit.frontends.opencompass.sources import (
     CircularDataset,
     RepeatedDataset,
@@ -41,7 +42,7 @@ from promptkit.frontends.opencompass.sources import (
     repetition,
 )
 from promptkit.media.policy import MediaPolicy
-from promptkit.meta_templates import Model
+from promptkit.meta_templates import Model, ModelBase
 from promptkit.plan.dataset import DatasetSpec
 from promptkit.templates.protocol import Template
 
@@ -88,13 +89,19 @@ def _rows_source(rows: str | Path | None) -> Path | StdinRowsDataset | None:
     return StdinRowsDataset() if names_stdin(rows) else Path(rows)
 
 
-def load_models(path: str | Path) -> list[Model]:
-    """Every model of a model config file."""
+def load_models(path: str | Path, *, model_paths: Mapping[str, str] | None = None) -> list[Model]:
+    """Every model of a model config file.
+
+    Model folders the config names (``path``, ``tokenizer_path``) are looked for relative to the working directory,
+    then to the config file's folder, then in ``model_paths`` (hub id → folder: ``--model-path``) and the Hugging
+    Face cache (:class:`~promptkit.chat_templates.folders.ModelFolders`).
+    """
     path = Path(path)
+    folders = ModelFolders(path.parent, dict(model_paths or {}))
     models = []
     for entry in read_entries(path, "models"):
         try:
-            models.append(build_model(entry))
+            models.append(build_model(entry, folders))
         except PromptkitError as error:
             raise error.add_context(config=str(path), model=entry.get("abbr") if isinstance(entry, Mapping) else None) from None
     return models
@@ -146,6 +153,9 @@ _INSTEAD = {
 
 def _not_implemented(foreign: Foreign, kind: str) -> str:
     """The one line for an engine's class that promptkit does not implement, used as a ``type=``."""
+    refused = OUT_OF_SCOPE.get(kind, {}).get(foreign.name)
+    if refused is not None:
+        return refused
     instead = _INSTEAD.get(kind, "see docs/compat.md#porting").format(known=", ".join(sorted(REGISTRY.get(kind, ()))))
     return f"{foreign.name} (from {foreign.module}) is not a {kind} class promptkit implements: {instead}"
 
@@ -156,8 +166,17 @@ def _example(kind: str) -> str:
     )
 
 
-def build_model(cfg: Mapping[str, Any]) -> Model:
-    """One ``models`` entry → a :class:`~promptkit.Model`."""
+def build_model(cfg: Mapping[str, Any], model_folders: ModelFolders | None = None) -> Model:
+    """One ``models`` entry → a :class:`~promptkit.Model`; ``model_folders`` (where the folders it names are looked for)
+    is given to a class that takes it (every :class:`~promptkit.ModelBase`)."""
+    if not isinstance(cfg, Mapping):
+        raise ConfigError(f"a models entry must be a dict with a 'type' (got {type(cfg).__name__}: {cfg!r:.80})")
+    if "model_folders" in cfg:
+        raise ConfigError("model_folders is not a config key: the loader sets it; map hub ids to folders with --model-path", key="model_folders")
+    kind = cfg.get("type")
+    cls = resolve_type(kind, "model", "type") if kind is not None and not isinstance(kind, Foreign) else None
+    if model_folders is not None and cls is not None and (issubclass(cls, ModelBase) or "model_folders" in inspect.signature(cls).parameters):
+        cfg = {**cfg, "model_folders": model_folders}
     model: Model = _instantiate(cfg, "model", "")
     return model
 

@@ -178,6 +178,29 @@ OUT_OF_SCOPE: dict[str, dict[str, str]] = {
             ("ToTInferencer", "searches a tree of thoughts: each prompt extends thoughts the model generated and scored"),
         )
     },
+    "model": {
+        **{
+            name: f"{name} builds its prompt with {how}, so promptkit cannot know the prompt it sends; use a chat-template "
+            "model config (HuggingFacewithChatTemplate) or a meta template (CompletionModel) that writes the same format"
+            for name, how in (
+                ("LLaMA2AccessoryModel", "LLaMA2-Accessory's own conversation code"),
+                ("Llama2", "Meta's llama package"),
+                ("Llama2Chat", "Meta's llama package (its chat_completion dialog format, in tokens)"),
+                ("Mixtral", "Mistral's reference package"),
+                ("HuggingFaceChatGLM3", "the ChatGLM3 tokenizer's own build_chat_input"),
+                ("CodeAgent", "a Lagent agent in the loop"),
+            )
+        },
+        **{
+            name: f"{name} sends its provider's own request format, which promptkit does not build, so promptkit cannot know "
+            "the prompt it sends; render with OpenAISDK and the same meta_template to see the messages in OpenAI's form"
+            for name in (
+                "BlueLMAPI", "ByteDance", "ClaudeSDK", "Doubao", "GeminiSDK", "Hunyuan", "LiteLLMAPI", "MiniMax", "Mistral",
+                "Nanbeige", "OpenAISDKResponse", "OpenAISDKRollout", "PanGu", "Qwen", "XunFei", "XunFeiSpark", "Yayi", "ZhiPuAI",
+                "ZhiPuV2AI",
+            )
+        },
+    },
 }
 
 

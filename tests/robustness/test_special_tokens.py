@@ -88,7 +88,11 @@ def at_repository_root(monkeypatch):
 
 @cache
 def model_cfg(config_id: str) -> dict[str, Any]:
-    return dict(Config.fromfile(str(ROOT / "configs" / "models" / config_id), format_python_code=False)["models"][0])
+    path = ROOT / "configs" / "models" / config_id
+    cfg = dict(Config.fromfile(str(path), format_python_code=False)["models"][0])
+    if "tokenizer_path" in cfg:  # the model folder, relative to the config file (this dict no longer knows the file)
+        cfg["tokenizer_path"] = str((path.parent / cfg["tokenizer_path"]).resolve())
+    return cfg
 
 
 def model(config_id: str, policy: str | None = None):

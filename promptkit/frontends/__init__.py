@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from promptkit.errors import ConfigError
-from promptkit.frontends.evalscope import EvalScopeBenchmarks
+from promptkit.frontends.evalscope import PREFIX, imports_evalscope
 from promptkit.frontends.opencompass.loader import load_datasets as load_opencompass
 from promptkit.frontends.opencompass.overrides import Overrides
 from promptkit.plan.dataset import DatasetSpec
@@ -77,6 +77,21 @@ class OpenCompassConfigs:
                 "keeps its reader_cfg and infer_cfg)"
             )
         return load_opencompass(source, data_root=options.data_root, rows=options.rows[0] if options.rows else None, overrides=options.overrides)
+
+
+class EvalScopeBenchmarks:
+    """EvalScope's benchmarks (:mod:`promptkit.frontends.evalscope`): ``evalscope:NAME``, and adapter files (``.py`` files
+    that import ``evalscope``)."""
+
+    name = "evalscope"
+
+    def reads(self, source: str) -> bool:
+        return source.startswith(PREFIX) or imports_evalscope(Path(source))
+
+    def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
+        from promptkit.frontends.evalscope.loader import load_benchmarks  # imported when an EvalScope source is read
+
+        return load_benchmarks(source, options.data_root, options.rows, options.overrides)
 
 
 #: The front ends promptkit ships, asked first, in this order (EvalScope's before OpenCompass's, which reads every ``.py``).

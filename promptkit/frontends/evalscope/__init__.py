@@ -1,6 +1,6 @@
 """EvalScope benchmarks: adapter files as its guide writes them, and registered benchmarks by name (``evalscope:NAME``).
 
-The front end (:class:`EvalScopeBenchmarks`) reads a source that is ``evalscope:NAME`` or a ``.py`` file importing
+The front end (:class:`promptkit.frontends.EvalScopeBenchmarks`) reads a source that is ``evalscope:NAME`` or a ``.py`` file importing
 ``evalscope``, and hands the stages one dataset spec per subset whose rows are the messages EvalScope 1.x sends for
 each sample (:mod:`.loader`).  The package, in the order a source is read:
 
@@ -17,27 +17,21 @@ docs/evalscope.md is the user's guide.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from promptkit.frontends import SourceOptions
-    from promptkit.plan.dataset import DatasetSpec
+__all__ = ["PREFIX", "imports_evalscope"]
 
-__all__ = ["EvalScopeBenchmarks"]
+#: How a source names a registered benchmark: ``evalscope:gsm8k``.
+PREFIX = "evalscope:"
+_IMPORTS = re.compile(rb"^[ \t]*(?:from[ \t]+evalscope[ \t.]|import[ \t]+evalscope\b)", re.M)
 
 
-class EvalScopeBenchmarks:
-    """EvalScope's benchmarks: ``evalscope:NAME``, and adapter files (``.py`` files that import ``evalscope``)."""
-
-    name = "evalscope"
-
-    def reads(self, source: str) -> bool:
-        from promptkit.frontends.evalscope.files import imports_evalscope
-
-        return source.startswith("evalscope:") or imports_evalscope(Path(source))
-
-    def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
-        from promptkit.frontends.evalscope.loader import load_benchmarks
-
-        return load_benchmarks(source, options.data_root, options.rows, options.overrides)
+def imports_evalscope(path: Path) -> bool:
+    """Whether ``path`` is a Python file with an ``import evalscope…`` or ``from evalscope… import`` line (an adapter file)."""
+    if path.suffix != ".py" or not path.is_file():
+        return False
+    try:
+        return _IMPORTS.search(path.read_bytes()) is not None
+    except OSError:
+        return False

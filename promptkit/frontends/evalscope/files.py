@@ -1,7 +1,6 @@
 """Adapter files as EvalScope's guide writes them: a Python file that registers benchmarks with ``@register_benchmark``.
 
-:func:`imports_evalscope` says whether a ``.py`` file is one (it imports ``evalscope``); :func:`read_adapter_file`
-runs it as a module and returns the declarations it registered, each with its adapter class.  Without EvalScope
+:func:`read_adapter_file` runs it as a module and returns the declarations it registered, each with its adapter class.  Without EvalScope
 installed, its ``evalscope.*`` imports are promptkit's (:mod:`~promptkit.frontends.evalscope.imports`); with EvalScope
 installed, they are EvalScope's own, and only ``register_benchmark`` is promptkit's while the file runs, so that the
 file's classes are used whatever names they register (EvalScope 1.14 refuses a built-in name such as ``gsm8k`` from
@@ -12,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.machinery
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,20 +22,7 @@ from promptkit.errors import ConfigError, PromptkitError
 from promptkit.frontends.evalscope.api.registry import register_benchmark, registrations
 from promptkit.frontends.evalscope.imports import evalscope_imports, loading
 
-__all__ = ["evalscope_installed", "imports_evalscope", "read_adapter_file"]
-
-_IMPORTS = re.compile(rb"^[ \t]*(?:from[ \t]+evalscope[ \t.]|import[ \t]+evalscope\b)", re.M)
-
-
-def imports_evalscope(path: Path) -> bool:
-    """Whether ``path`` is a Python file with an ``import evalscope…`` or ``from evalscope… import`` line."""
-    if path.suffix != ".py" or not path.is_file():
-        return False
-    try:
-        return _IMPORTS.search(path.read_bytes()) is not None
-    except OSError:
-        return False
-
+__all__ = ["evalscope_installed", "read_adapter_file"]
 
 def evalscope_installed() -> bool:
     """Whether the real EvalScope package can be imported (promptkit's served modules aside)."""

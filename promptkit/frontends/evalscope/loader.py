@@ -19,6 +19,7 @@ from typing import Any
 from promptkit.data.loaders import RowsDataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, did_you_mean
+from promptkit.frontends.evalscope import PREFIX
 from promptkit.frontends.evalscope.api.adapters import RunConfig
 from promptkit.frontends.evalscope.files import read_adapter_file
 from promptkit.frontends.evalscope.inference import SampleInference
@@ -32,10 +33,7 @@ from promptkit.plan.dataset import DatasetSpec
 from promptkit.retrievers.zero import ZeroRetriever
 from promptkit.templates.messages_template import MessagesTemplate
 
-__all__ = ["PREFIX", "load_benchmarks"]
-
-#: How a source names a registered benchmark: ``evalscope:gsm8k``.
-PREFIX = "evalscope:"
+__all__ = ["load_benchmarks"]
 
 
 def load_benchmarks(source: str, data_root: Path | None, rows: tuple[str, ...], overrides: Overrides) -> list[DatasetSpec]:

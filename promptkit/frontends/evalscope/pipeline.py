@@ -138,14 +138,14 @@ def load_samples(adapter: Any, files: RowFiles, run: RunConfig, local: bool, whe
     adapter.test_dataset, adapter.fewshot_dataset = test, shots
     _check_formatting(adapter, test, shots, where)
     if not api_owned(type(adapter), "_post_process_samples"):
-        _run_hook(lambda: adapter._post_process_samples(), "", None, where)
+        _run_hook(adapter._post_process_samples, (), "", None, where)
     else:
         for subset, samples in test.items():
             for sample in samples:
                 if isinstance(sample.input, str):
-                    sample.input = _run_hook(lambda s=sample, n=subset: adapter.process_sample_str_input(s, n), subset, sample.id, where)
+                    sample.input = _run_hook(adapter.process_sample_str_input, (sample, subset), subset, sample.id, where)
                 elif isinstance(sample.input, list):
-                    sample.input = _run_hook(lambda s=sample, n=subset: adapter.process_sample_messages_input(s, n), subset, sample.id, where)
+                    sample.input = _run_hook(adapter.process_sample_messages_input, (sample, subset), subset, sample.id, where)
     subsets = {}
     for subset, samples in test.items():
         if samples:
@@ -303,16 +303,17 @@ def _default_hook(adapter: Any, hook: str) -> bool:
     return False
 
 
-def _run_hook(call: Callable[[], Any], subset: str, index: int | None, where: dict[str, Any]) -> Any:
+def _run_hook(hook: Callable[..., Any], args: tuple[Any, ...], subset: str, index: int | None, where: dict[str, Any]) -> Any:
+    """``hook(*args)``, an error naming the hook that raised and the sample."""
     try:
-        return call()
+        return hook(*args)
     except PromptkitError as error:
         raise error.add_context(**where) from None
     except Exception as error:  # the adapter's hooks are user code: which hook, which sample, what it raised
-        hook = _innermost_hook(error)
+        raiser = _innermost_hook(error)
         what = f"sample {index} of subset {subset!r}" if index is not None else "the samples"
         hint = " (a multiple-choice template needs {question} and {choices})" if "template is not valid" in str(error) else ""
-        raise ConfigError(f"{hook} raised {_raised(error)} while building the prompt of {what}{hint}", **where) from error
+        raise ConfigError(f"{raiser} raised {_raised(error)} while building the prompt of {what}{hint}", **where) from error
 
 
 def _innermost_hook(error: Exception) -> str:

@@ -15,8 +15,8 @@ a prompt with one is refused where the messages are written (EvalScope's media b
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Union
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 __all__ = [
     "ChatMessage",
@@ -79,7 +79,7 @@ class ContentVideo:
     type: str = "video"
 
 
-Content = Union[ContentText, ContentReasoning, ContentImage, ContentAudio, ContentVideo]
+Content = ContentText | ContentReasoning | ContentImage | ContentAudio | ContentVideo
 
 
 class MediaInPrompt(ValueError):
@@ -131,7 +131,7 @@ class ChatMessageTool(_Message):
     error: Any = None
 
 
-ChatMessage = Union[ChatMessageSystem, ChatMessageUser, ChatMessageAssistant, ChatMessageTool]
+ChatMessage = ChatMessageSystem | ChatMessageUser | ChatMessageAssistant | ChatMessageTool
 
 _BY_ROLE: dict[str, type[_Message]] = {kind.role: kind for kind in (ChatMessageSystem, ChatMessageUser, ChatMessageAssistant, ChatMessageTool)}
 _PARTS: dict[str, type[Any]] = {"text": ContentText, "reasoning": ContentReasoning, "image": ContentImage, "audio": ContentAudio, "video": ContentVideo}

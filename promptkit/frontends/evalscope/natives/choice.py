@@ -21,18 +21,7 @@ from promptkit.frontends.evalscope.natives.table import native
 
 __all__ = ["CEVAL_SUBJECTS", "CMMLU_SUBJECTS", "MMLU_PRO_SUBJECTS", "MMLU_SUBJECTS"]
 
-MMLU_SUBJECTS = (
-    "abstract_algebra anatomy astronomy business_ethics clinical_knowledge college_biology college_chemistry "
-    "college_computer_science college_mathematics college_medicine college_physics computer_security conceptual_physics "
-    "econometrics electrical_engineering elementary_mathematics formal_logic global_facts high_school_biology "
-    "high_school_chemistry high_school_computer_science high_school_european_history high_school_geography "
-    "high_school_government_and_politics high_school_macroeconomics high_school_mathematics high_school_microeconomics "
-    "high_school_physics high_school_psychology high_school_statistics high_school_us_history high_school_world_history "
-    "human_aging human_sexuality international_law jurisprudence logical_fallacies machine_learning management marketing "
-    "medical_genetics miscellaneous moral_disputes moral_scenarios nutrition philosophy prehistory professional_accounting "
-    "professional_law professional_medicine professional_psychology public_relations security_studies sociology "
-    "us_foreign_policy virology world_religions"
-).split()
+MMLU_SUBJECTS = ["abstract_algebra", "anatomy", "astronomy", "business_ethics", "clinical_knowledge", "college_biology", "college_chemistry", "college_computer_science", "college_mathematics", "college_medicine", "college_physics", "computer_security", "conceptual_physics", "econometrics", "electrical_engineering", "elementary_mathematics", "formal_logic", "global_facts", "high_school_biology", "high_school_chemistry", "high_school_computer_science", "high_school_european_history", "high_school_geography", "high_school_government_and_politics", "high_school_macroeconomics", "high_school_mathematics", "high_school_microeconomics", "high_school_physics", "high_school_psychology", "high_school_statistics", "high_school_us_history", "high_school_world_history", "human_aging", "human_sexuality", "international_law", "jurisprudence", "logical_fallacies", "machine_learning", "management", "marketing", "medical_genetics", "miscellaneous", "moral_disputes", "moral_scenarios", "nutrition", "philosophy", "prehistory", "professional_accounting", "professional_law", "professional_medicine", "professional_psychology", "public_relations", "security_studies", "sociology", "us_foreign_policy", "virology", "world_religions"]
 
 #: C-Eval's subjects and their Chinese names (the ``{subject}`` of its prompt).
 CEVAL_SUBJECTS = {
@@ -55,19 +44,7 @@ CEVAL_SUBJECTS = {
     "tax_accountant": "税务师", "physician": "医师资格",
 }  # fmt: skip
 
-CMMLU_SUBJECTS = (
-    "agronomy anatomy ancient_chinese arts astronomy business_ethics chinese_civil_service_exam chinese_driving_rule "
-    "chinese_food_culture chinese_foreign_policy chinese_history chinese_literature chinese_teacher_qualification "
-    "college_actuarial_science college_education college_engineering_hydrology college_law college_mathematics "
-    "college_medical_statistics clinical_knowledge college_medicine computer_science computer_security conceptual_physics "
-    "construction_project_management economics education elementary_chinese elementary_commonsense "
-    "elementary_information_and_technology electrical_engineering elementary_mathematics ethnology food_science genetics "
-    "global_facts high_school_biology high_school_chemistry high_school_geography high_school_mathematics high_school_physics "
-    "high_school_politics human_sexuality international_law journalism jurisprudence legal_and_moral_basis logical "
-    "machine_learning management marketing marxist_theory modern_chinese nutrition philosophy professional_accounting "
-    "professional_law professional_medicine professional_psychology public_relations security_study sociology sports_science "
-    "traditional_chinese_medicine virology world_history world_religions"
-).split()
+CMMLU_SUBJECTS = ["agronomy", "anatomy", "ancient_chinese", "arts", "astronomy", "business_ethics", "chinese_civil_service_exam", "chinese_driving_rule", "chinese_food_culture", "chinese_foreign_policy", "chinese_history", "chinese_literature", "chinese_teacher_qualification", "college_actuarial_science", "college_education", "college_engineering_hydrology", "college_law", "college_mathematics", "college_medical_statistics", "clinical_knowledge", "college_medicine", "computer_science", "computer_security", "conceptual_physics", "construction_project_management", "economics", "education", "elementary_chinese", "elementary_commonsense", "elementary_information_and_technology", "electrical_engineering", "elementary_mathematics", "ethnology", "food_science", "genetics", "global_facts", "high_school_biology", "high_school_chemistry", "high_school_geography", "high_school_mathematics", "high_school_physics", "high_school_politics", "human_sexuality", "international_law", "journalism", "jurisprudence", "legal_and_moral_basis", "logical", "machine_learning", "management", "marketing", "marxist_theory", "modern_chinese", "nutrition", "philosophy", "professional_accounting", "professional_law", "professional_medicine", "professional_psychology", "public_relations", "security_study", "sociology", "sports_science", "traditional_chinese_medicine", "virology", "world_history", "world_religions"]
 
 MMLU_PRO_SUBJECTS = [
     "computer science", "math", "chemistry", "engineering", "law", "biology", "health", "physics", "business", "philosophy",

@@ -53,6 +53,8 @@ class GeneralQA(DefaultDataAdapter):
         if record.get("messages"):
             messages = [dict_to_chat_message(message) for message in record["messages"]]
         else:
+            if query is None:
+                raise ValueError("a general_qa row holds 'question' (or 'query'), or 'messages'")
             if record.get("system"):
                 messages.append(ChatMessageSystem(content=record["system"]))
             messages.append(ChatMessageUser(content=query))

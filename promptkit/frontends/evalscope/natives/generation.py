@@ -27,16 +27,8 @@ _BBH = (
 )
 
 #: BBH's multiple-choice tasks (their targets lose the parentheses: ``(A)`` → ``A``), then its free-form tasks.
-BBH_CHOICE_TASKS = (
-    "temporal_sequences disambiguation_qa date_understanding tracking_shuffled_objects_three_objects penguins_in_a_table "
-    "geometric_shapes snarks ruin_names tracking_shuffled_objects_seven_objects tracking_shuffled_objects_five_objects "
-    "logical_deduction_three_objects hyperbaton logical_deduction_five_objects logical_deduction_seven_objects "
-    "movie_recommendation salient_translation_error_detection reasoning_about_colored_objects"
-).split()
-BBH_FREE_TASKS = (
-    "multistep_arithmetic_two navigate dyck_languages word_sorting sports_understanding boolean_expressions object_counting "
-    "formal_fallacies causal_judgement web_of_lies"
-).split()
+BBH_CHOICE_TASKS = ["temporal_sequences", "disambiguation_qa", "date_understanding", "tracking_shuffled_objects_three_objects", "penguins_in_a_table", "geometric_shapes", "snarks", "ruin_names", "tracking_shuffled_objects_seven_objects", "tracking_shuffled_objects_five_objects", "logical_deduction_three_objects", "hyperbaton", "logical_deduction_five_objects", "logical_deduction_seven_objects", "movie_recommendation", "salient_translation_error_detection", "reasoning_about_colored_objects"]
+BBH_FREE_TASKS = ["multistep_arithmetic_two", "navigate", "dyck_languages", "word_sorting", "sports_understanding", "boolean_expressions", "object_counting", "formal_fallacies", "causal_judgement", "web_of_lies"]
 _LEVELS = ["Level 1", "Level 2", "Level 3", "Level 4", "Level 5"]
 _CHINESE_SIMPLEQA_SUBSETS = ["中华文化", "人文与社会科学", "工程、技术与应用科学", "生活、艺术与文化", "社会", "自然与自然科学"]
 

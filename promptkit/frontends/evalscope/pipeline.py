@@ -32,7 +32,7 @@ from promptkit.frontends.evalscope.api.messages import MediaInPrompt, messages_t
 from promptkit.frontends.evalscope.api.multi_choices import answer_character, answer_index
 from promptkit.frontends.evalscope.layouts import RowFiles
 
-__all__ = ["FORMATTING_HOOKS", "Loaded", "api_owned", "build_adapter", "load_samples", "loader_subsets", "shuffle_choices", "uses_local_loader"]
+__all__ = ["FORMATTING_HOOKS", "Loaded", "api_owned", "build_adapter", "template_owned", "load_samples", "loader_subsets", "shuffle_choices", "uses_local_loader"]
 
 #: The hooks that turn a sample into its text, innermost last (an error names the innermost that raised).
 FORMATTING_HOOKS = (
@@ -46,6 +46,8 @@ FORMATTING_HOOKS = (
 )
 #: The modules of the adapters' API: promptkit's and EvalScope's (a hook defined there is not the benchmark's own).
 _API_MODULES = ("promptkit.frontends.evalscope.api", "evalscope.api")
+#: The API classes of the template pipeline, whose inference and loading hooks promptkit's pipeline stands in for.
+_TEMPLATE_BASES = ("DataAdapter", "DefaultDataAdapter", "MultiChoiceAdapter")
 
 
 @dataclass(frozen=True)
@@ -66,22 +68,32 @@ def api_owned(cls: type, hook: str) -> bool:
     return True
 
 
+def template_owned(cls: type, hook: str) -> bool:
+    """Whether ``cls``'s ``hook`` is that of the template pipeline (``DataAdapter``, ``DefaultDataAdapter``,
+    ``MultiChoiceAdapter``): not the benchmark's own, nor that of an API base that builds its requests otherwise
+    (``AgentAdapter``, ``MultiTurnAdapter``, ``DecisionAdapter`` …)."""
+    for klass in cls.__mro__:
+        if hook in vars(klass):
+            return klass.__name__ in _TEMPLATE_BASES and klass.__module__.startswith(_API_MODULES)
+    return True
+
+
 def build_adapter(meta: Any, run: RunConfig, task_config: Any, where: dict[str, Any]) -> Any:
     """The adapter of ``meta`` (its ``data_adapter`` class), built as EvalScope builds it; its hooks checked."""
     cls = meta.data_adapter
     if cls is None:
         raise ConfigError(f"benchmark {meta.name!r} has no adapter class: decorate one with @register_benchmark(BenchmarkMeta(...))", **where)
     for hook in INFERENCE_HOOKS:
-        if not api_owned(cls, hook):
+        if not template_owned(cls, hook):
             raise ConfigError(
-                f"{cls.__name__} overrides {hook}, which builds the request when the model is called (an agent loop, a multi-turn "
+                f"{_owner(cls, hook)} overrides {hook}, which builds the request when the model is called (an agent loop, a multi-turn "
                 "exchange, a decision API); promptkit renders what the loaded samples send and calls no model, so it cannot run it",
                 **where,
             )
     for hook in LOADING_HOOKS:
-        if not api_owned(cls, hook):
+        if not template_owned(cls, hook):
             raise ConfigError(
-                f"{cls.__name__} overrides {hook}, which loads rows its own way; promptkit reads the rows itself (the local "
+                f"{_owner(cls, hook)} overrides {hook}, which loads rows its own way; promptkit reads the rows itself (the local "
                 "layouts EvalScope's loaders read, or --rows), so it cannot run it",
                 **where,
             )
@@ -92,9 +104,15 @@ def build_adapter(meta: Any, run: RunConfig, task_config: Any, where: dict[str, 
     except (ValueError, AssertionError) as error:  # EvalScope's checks of the few-shot request
         raise ConfigError(f"{error}", **where) from None
     except ImportError as error:
-        raise ConfigError(f"{cls.__name__} cannot be built: it needs the package {error.name!r} ({error}); install it", **where) from None
+        raise ConfigError(f"{cls.__name__} cannot be built: {error}", **where) from None
     except Exception as error:  # an adapter's __init__ is user code: report what it raised
         raise ConfigError(f"{cls.__name__}() raised {type(error).__name__}: {error}", **where) from error
+
+
+def _owner(cls: type, hook: str) -> str:
+    """The class (``cls`` or a base) that defines ``hook``: ``'MTBenchAdapter'``, ``'AgentAdapter (a base of X)'``."""
+    klass = next(klass for klass in cls.__mro__ if hook in vars(klass))
+    return cls.__name__ if klass is cls else f"{cls.__name__} (by its base {klass.__name__})"
 
 
 def uses_local_loader(adapter: Any, where: dict[str, Any]) -> bool:

@@ -6,8 +6,8 @@ Run with a Python that has both EvalScope and promptkit's dependencies, from the
     /work/scratch/es-pk-venv/bin/python tools/evalscope_reference/render_census.py            # prints the table
     /work/scratch/es-pk-venv/bin/python tools/evalscope_reference/render_census.py --json out.json
 
-(``es-pk-venv``: a venv whose ``.pth`` file adds the harness venv's site-packages, plus ``jinja2``, ``mmengine-lite``
-and ``rich``; ``setup_venv.sh`` builds the harness venv.)
+(``setup_census_venv.sh`` builds it: the harness venv's packages, promptkit's dependencies, and the optional packages
+some adapters need to be built — seqeval for the NER benchmarks, emoji and syllapy for ifbench.)
 
 The text benchmarks are those of ``census.json`` (EvalScope 1.14.1's registry).  For each, promptkit renders
 ``evalscope:NAME`` (no ``--model``) on rows made here: EvalScope has no rows of its own to lend, and nothing is

@@ -16,6 +16,7 @@ import pytest
 
 from promptkit import Overrides, PromptkitError, Renderer, load_datasets, load_models
 from promptkit.cli.main import main
+from promptkit.frontends.evalscope.files import evalscope_installed, read_adapter_file
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -91,6 +92,7 @@ def test_a_file_registering_a_built_in_name_renders_with_the_files_class():
     assert native[0]["messages"][0]["content"].endswith("Please reason step by step, and put your final answer within \\boxed{}.")
 
 
+@pytest.mark.skipif(evalscope_installed(), reason="EvalScope is installed: the file imports it")
 def test_served_imports_leave_no_evalscope_module_behind(tmp_path):
     """After an adapter file loads, no evalscope module is left in sys.modules (EvalScope is not installed here)."""
     records(adapter_file(tmp_path, RECORD_TO_SAMPLE))
@@ -104,6 +106,7 @@ def test_an_unimplemented_base_class_adds_nothing(tmp_path):
     assert len(records(path)) == 2
 
 
+@pytest.mark.skipif(evalscope_installed(), reason="EvalScope is installed: its index names the benchmarks")
 def test_an_unknown_benchmark_name_is_one_line():
     """A name promptkit does not read (EvalScope not installed) says which it reads and the ways on."""
     assert message("evalscope:gsm8").startswith(
@@ -290,6 +293,7 @@ def test_a_sample_with_media_is_refused(tmp_path):
     )
 
 
+@pytest.mark.skipif(evalscope_installed(), reason="EvalScope is installed: the helper is its own")
 def test_a_hook_calling_an_unimplemented_helper_is_refused(tmp_path):
     """A helper of EvalScope's that promptkit does not implement may be imported, but calling it while building prompts is one line."""
     body = "def record_to_sample(self, record):\n    return Sample(input=record['question'], target=extract_answer(record['answer']))\n"
@@ -347,3 +351,29 @@ def test_the_extra_installs_nothing_heavy():
     (line,) = re.findall(r"^evalscope = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(encoding="utf-8"), flags=re.M)
     names = [re.split(r"[<>=\[]", requirement.strip().strip('"'))[0].lower() for requirement in line.split(",")]
     assert names and not {"torch", "transformers", "modelscope", "evalscope"} & set(names)
+
+
+@pytest.mark.skipif(not evalscope_installed(), reason="EvalScope is not installed (CI): the served imports are checked everywhere else")
+def test_with_evalscope_installed_an_unknown_name_points_at_its_index():
+    """With EvalScope installed, a name neither promptkit nor EvalScope knows points at EvalScope's index of names."""
+    assert message("evalscope:gsm8").startswith("config evalscope:gsm8: EvalScope registers no benchmark 'gsm8' (did you mean 'gsm8k'?); its ")
+    assert message("evalscope:gsm8").endswith("benchmarks/_index.json")
+
+
+@pytest.mark.skipif(not evalscope_installed(), reason="EvalScope is not installed (CI): the served imports are checked everywhere else")
+def test_with_evalscope_installed_a_files_imports_are_evalscopes_own():
+    """With EvalScope installed, an adapter file's classes derive from EvalScope's own, and render the same messages."""
+    (meta,) = read_adapter_file(HERE / "adapters" / "topic_quiz_adapter.py")
+    assert [klass.__module__ for klass in meta.data_adapter.__mro__][1] == "evalscope.api.benchmark.adapters.multi_choice_adapter"
+    found = records(HERE / "adapters" / "topic_quiz_adapter.py", overrides=[f"local_path={str(DATA / 'topic_quiz')!r}"])
+    assert sent(found) == expected("topic_quiz__default")
+
+
+@pytest.mark.skipif(not evalscope_installed(), reason="EvalScope is not installed (CI): without it, such a name is one line")
+def test_with_evalscope_installed_other_benchmarks_render_with_its_adapter(tmp_path):
+    """A registered benchmark promptkit does not read natively renders with EvalScope's own adapter class (PIQA here)."""
+    rows = tmp_path / "piqa.jsonl"
+    rows.write_text(json.dumps({"question": "To open a jar, you should", "choices": ["twist the lid", "freeze it"], "answer": "A"}) + "\n", encoding="utf-8")
+    (record,) = records("evalscope:piqa", rows=[f"validation={rows}"])
+    assert record["messages"][0]["content"].endswith("To open a jar, you should\n\nA) twist the lid\nB) freeze it")
+    assert "evalscope.benchmarks.piqa.piqa_adapter" in sys.modules

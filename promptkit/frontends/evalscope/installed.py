@@ -17,16 +17,21 @@ from typing import Any
 
 from promptkit.errors import ConfigError
 
-__all__ = ["installed_benchmark", "registered_names"]
+__all__ = ["index_path", "installed_benchmark", "registered_names"]
+
+
+def index_path() -> Path | None:
+    """Where the installed EvalScope's benchmark index is (``None`` when EvalScope is not installed)."""
+    spec = importlib.machinery.PathFinder.find_spec("evalscope")
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return Path(locations[0]) / "benchmarks" / "_index.json" if locations else None
 
 
 def _index() -> dict[str, str] | None:
     """EvalScope's benchmark index (name → module), or ``None`` when EvalScope is not installed."""
-    spec = importlib.machinery.PathFinder.find_spec("evalscope")
-    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
-    if not locations:
+    path = index_path()
+    if path is None:
         return None
-    path = Path(locations[0]) / "benchmarks" / "_index.json"
     if not path.is_file():
         return {}
     index = json.loads(path.read_text(encoding="utf-8"))

@@ -23,7 +23,7 @@ from promptkit.frontends.evalscope import PREFIX
 from promptkit.frontends.evalscope.api.adapters import RunConfig
 from promptkit.frontends.evalscope.files import read_adapter_file
 from promptkit.frontends.evalscope.inference import SampleInference
-from promptkit.frontends.evalscope.installed import installed_benchmark, registered_names
+from promptkit.frontends.evalscope.installed import index_path, installed_benchmark, registered_names
 from promptkit.frontends.evalscope.layouts import GivenFiles, HubFolder, LocalFiles, RowFiles
 from promptkit.frontends.evalscope.natives import NATIVES
 from promptkit.frontends.evalscope.options import dataset_args, rows_files
@@ -66,8 +66,8 @@ def _registered(name: str, source: str) -> Any:
             config=source,
         )
     raise ConfigError(
-        f"EvalScope registers no benchmark {name!r}{did_you_mean(name, [*NATIVES, *installed])}; its benchmarks: "
-        "python -c \"import json, evalscope, pathlib; print(*json.loads((pathlib.Path(evalscope.__file__).parent / 'benchmarks/_index.json').read_text()))\"",
+        f"EvalScope registers no benchmark {name!r}{did_you_mean(name, [*NATIVES, *installed])}; its {len(installed)} benchmarks are "
+        f"the names in {index_path()}",
         config=source,
     )
 

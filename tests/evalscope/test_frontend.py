@@ -199,6 +199,14 @@ def test_num_fewshot_sets_few_shot_num():
     assert found[0]["provenance"]["overrides"] == ["few_shot_num=0"]
 
 
+def test_limit_cuts_the_test_rows_of_each_subset():
+    """--set limit=N is TaskConfig.limit: the first N test samples of each subset (after regrouping, for MMLU)."""
+    subjects = "subset_list=['high_school_geography', 'college_computer_science']"
+    found = records("evalscope:mmlu", overrides=[f"local_path={str(DATA / 'mmlu')!r}", subjects, "limit=1"])
+    assert sent(found) == [sample for sample in expected("mmlu__default") if sample["index"] == 0]
+    assert message("evalscope:mmlu", overrides=["limit=-1"]) == "--set limit=-1: the limit is a number of rows (0 or more) or a fraction from 0 to 1"
+
+
 def test_an_undeclared_extra_param_is_refused():
     """extra_params may only set the benchmark's declared switches (EvalScope's KeyError, in one line)."""
     assert message("evalscope:gsm8k", overrides=[f"local_path={str(DATA / 'gsm8k')!r}", "extra_params.use_cot=True"]) == (

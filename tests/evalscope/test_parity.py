@@ -64,7 +64,7 @@ REFUSALS = {
 DIFFERENCES = {
     "gsm8k__unknown_key": (
         "--set few_shot_number: 'gsm8k' has no dataset_args key 'few_shot_number' (did you mean 'few_shot_num'?) (EvalScope would "
-        "ignore it without a word); the keys are the BenchmarkMeta fields, local_path, extra_params.NAME and seed"
+        "ignore it without a word); the keys are the BenchmarkMeta fields, local_path, extra_params.NAME, seed and limit"
     ),
     "guide_gsm8k__as_user_module": _FEW_SHOT_TEMPLATE,
 }

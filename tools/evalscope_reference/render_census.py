@@ -28,7 +28,6 @@ import argparse
 import collections
 import contextlib
 import io
-import itertools
 import json
 import logging
 import os

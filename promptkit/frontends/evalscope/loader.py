@@ -20,7 +20,6 @@ from promptkit.data.loaders import RowsDataset
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import ConfigError, did_you_mean
 from promptkit.frontends.evalscope import PREFIX
-from promptkit.frontends.evalscope.api.adapters import RunConfig
 from promptkit.frontends.evalscope.files import read_adapter_file
 from promptkit.frontends.evalscope.inference import SampleInference
 from promptkit.frontends.evalscope.installed import index_path, installed_benchmark, registered_names
@@ -83,7 +82,7 @@ def _benchmark(
     except (ValueError, KeyError) as error:
         raise ConfigError(f"dataset_args: {error.args[0] if error.args else error}", **where) from None
     on_promptkit = any(klass.__module__.startswith("promptkit.") for klass in type(meta).__mro__)
-    run = RunConfig(seed=args.seed)
+    run = args.run
     adapter = build_adapter(meta, run, run if on_promptkit else None, where)
     local = uses_local_loader(adapter, where)
     reads = loader_subsets(adapter)

@@ -12,65 +12,78 @@ as files per loader subset and split.
   ``--rows SPLIT=FILE`` when the benchmark reads one loader subset; ``--rows FILE`` for its test split then.
 
 >>> args = dataset_args(Overrides(("subset_list=['main']", "extra_params.use_cot=True", "seed=7"), num_fewshot=0), {"subset_list", "few_shot_num", "extra_params"}, "quiz")
->>> args.values, args.seed, args.applied
+>>> args.values, args.run.seed, args.applied
 ({'subset_list': ['main'], 'extra_params': {'use_cot': True}, 'few_shot_num': 0}, 7, ("subset_list=['main']", 'extra_params.use_cot=True', 'seed=7', 'few_shot_num=0'))
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from promptkit.errors import ConfigError, did_you_mean
+from promptkit.frontends.evalscope.api.adapters import RunConfig
 from promptkit.frontends.opencompass.overrides import Overrides, parse_value
 
 __all__ = ["DatasetArgs", "dataset_args", "rows_files"]
 
 #: Keys of ``dataset_args`` that are no ``BenchmarkMeta`` field.
 _EXTRA_KEYS = ("local_path",)
+#: The ``TaskConfig`` fields ``--set`` takes.
+_TASK_KEYS = ("seed", "limit")
 
 
 @dataclass(frozen=True)
 class DatasetArgs:
-    """The benchmark's ``dataset_args``, the run's seed, and the overrides as ``key=value`` lines (for the records)."""
+    """The benchmark's ``dataset_args``, the run's ``TaskConfig`` fields, and the overrides as ``key=value`` lines (for the
+    records)."""
 
     values: dict[str, Any]
-    seed: int | None
+    run: RunConfig
     applied: tuple[str, ...]
 
 
 def dataset_args(overrides: Overrides, fields: Collection[str], name: str) -> DatasetArgs:
     """The ``dataset_args`` of ``overrides`` for the benchmark ``name`` whose declaration has ``fields``."""
     values: dict[str, Any] = {}
-    seed: int | None = 42
+    run = RunConfig()
     applied = []
-    known = sorted({*fields, *_EXTRA_KEYS, "seed"} - {"name", "data_adapter"})
+    known = sorted({*fields, *_EXTRA_KEYS, *_TASK_KEYS} - {"name", "data_adapter"})
     for line in overrides.set:
         key, text = (part.strip() for part in line.split("=", 1))
         value = parse_value(text)
         if key == "seed":
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ConfigError(f"--set seed={text}: the seed must be an int or None", key="seed")
-            seed = value
+                raise ConfigError(f"--set seed={text}: the seed must be an int or None")
+            run = replace(run, seed=value)
+        elif key == "limit":
+            if value is not None and not _is_limit(value):
+                raise ConfigError(f"--set limit={text}: the limit is a number of rows (0 or more) or a fraction from 0 to 1")
+            run = replace(run, limit=value)
         elif key.startswith("extra_params."):
             values.setdefault("extra_params", {})[key.split(".", 1)[1]] = value
         elif key in known:
             if key == "extra_params" and not isinstance(value, dict):
-                raise ConfigError(f"--set extra_params={text}: give a dict, or one switch as extra_params.NAME=VALUE", key=key)
+                raise ConfigError(f"--set extra_params={text}: give a dict, or one switch as extra_params.NAME=VALUE")
             values[key] = {**values.get(key, {}), **value} if key == "extra_params" else value
         else:
             raise ConfigError(
                 f"--set {key}: {name!r} has no dataset_args key {key!r}{did_you_mean(key, known)} (EvalScope would ignore it without a "
-                f"word); the keys are the BenchmarkMeta fields, local_path, extra_params.NAME and seed",
-                key=key,
+                f"word); the keys are the BenchmarkMeta fields, local_path, extra_params.NAME, seed and limit"
             )
         applied.append(f"{key}={value!r}")
     if overrides.num_fewshot is not None:
         values["few_shot_num"] = overrides.num_fewshot
         applied.append(f"few_shot_num={overrides.num_fewshot}")
-    return DatasetArgs(values, seed, tuple(applied))
+    return DatasetArgs(values, run, tuple(applied))
+
+
+def _is_limit(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return (isinstance(value, int) and value >= 0) or (isinstance(value, float) and 0.0 <= value <= 1.0)
 
 
 def rows_files(given: Sequence[str], reads: Sequence[tuple[str, str, bool]], regrouped: Sequence[str]) -> dict[tuple[str, str], Path]:

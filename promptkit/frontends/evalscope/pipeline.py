@@ -32,7 +32,7 @@ from promptkit.frontends.evalscope.api.messages import MediaInPrompt, messages_t
 from promptkit.frontends.evalscope.api.multi_choices import answer_character, answer_index
 from promptkit.frontends.evalscope.layouts import RowFiles
 
-__all__ = ["FORMATTING_HOOKS", "Loaded", "api_owned", "build_adapter", "template_owned", "load_samples", "loader_subsets", "shuffle_choices", "uses_local_loader"]
+__all__ = ["FORMATTING_HOOKS", "Loaded", "build_adapter", "load_samples", "loader_subsets", "shuffle_choices", "template_owned", "uses_local_loader"]
 
 #: The hooks that turn a sample into its text, innermost last (an error names the innermost that raised).
 FORMATTING_HOOKS = (
@@ -56,16 +56,6 @@ class Loaded:
 
     #: subset name → one row per sample: ``messages`` (OpenAI-style), ``target``, ``choices``, ``subset``, ``id``.
     subsets: dict[str, list[dict[str, Any]]]
-    #: The adapter that built them (its ``few_shot_num``, templates and system prompt as they were used).
-    adapter: Any
-
-
-def api_owned(cls: type, hook: str) -> bool:
-    """Whether ``cls``'s ``hook`` is the API's (promptkit's or EvalScope's base classes), not the benchmark's own."""
-    for klass in cls.__mro__:
-        if hook in vars(klass):
-            return klass.__module__.startswith(_API_MODULES)
-    return True
 
 
 def template_owned(cls: type, hook: str) -> bool:
@@ -119,7 +109,7 @@ def uses_local_loader(adapter: Any, where: dict[str, Any]) -> bool:
     """Whether the adapter reads a local folder with EvalScope's local file loader: its ``load_from_disk`` override
     calls ``super().load_from_disk(use_local_loader=True)`` (as ``general_qa`` does)."""
     cls = type(adapter)
-    if api_owned(cls, "load_from_disk"):
+    if template_owned(cls, "load_from_disk"):
         return False
     # On promptkit's API the base load_from_disk only answers which loader; on EvalScope's it would load the rows.
     answer = adapter.load_from_disk() if any(klass.__module__.startswith(_API_MODULES[0]) for klass in cls.__mro__) else None
@@ -155,7 +145,7 @@ def load_samples(adapter: Any, files: RowFiles, run: RunConfig, local: bool, whe
     shots = _load_subsets(adapter, files, run, local, False, where) if few_shot else None
     adapter.test_dataset, adapter.fewshot_dataset = test, shots
     _check_formatting(adapter, test, shots, where)
-    if not api_owned(type(adapter), "_post_process_samples"):
+    if not template_owned(type(adapter), "_post_process_samples"):
         _run_hook(adapter._post_process_samples, (), "", None, where)
     else:
         for subset, samples in test.items():
@@ -168,7 +158,7 @@ def load_samples(adapter: Any, files: RowFiles, run: RunConfig, local: bool, whe
     for subset, samples in test.items():
         if samples:
             subsets[subset] = [_row(sample, subset, where) for sample in samples]
-    return Loaded(subsets, adapter)
+    return Loaded(subsets)
 
 
 def _load_subsets(adapter: Any, files: RowFiles, run: RunConfig, local: bool, test: bool, where: dict[str, Any]) -> dict[str, list[Any]]:
@@ -257,7 +247,7 @@ def shuffle_choices(samples: Sequence[Any], setting: bool | int | None, seed: in
     choice ``i`` is old choice ``perm[i]``.  Without a seed the order is random.
 
     >>> from promptkit.frontends.evalscope.api.samples import Sample
-    >>> sample = Sample(input='Which body gives the Earth daylight?', choices=['the Sun', 'the Moon', 'wind', 'volcanoes'], target='A')
+    >>> sample = Sample(input='What is the main source of energy for the water cycle?', choices=['the Sun', 'the Moon', 'wind', 'volcanoes'], target='A')
     >>> shuffle_choices([sample], True, 42)
     >>> sample.choices, sample.target
     (['volcanoes', 'the Sun', 'wind', 'the Moon'], 'B')
@@ -286,7 +276,7 @@ def shuffle_choices(samples: Sequence[Any], setting: bool | int | None, seed: in
 def _check_formatting(adapter: Any, test: dict[str, list[Any]], shots: dict[str, list[Any]] | None, where: dict[str, Any]) -> None:
     """Refuse, with the way on, what EvalScope would fail on with a bare exception while formatting."""
     text_inputs = {subset for subset, samples in test.items() if any(isinstance(sample.input, str) for sample in samples)}
-    if not text_inputs or not api_owned(type(adapter), "_post_process_samples") or not api_owned(type(adapter), "process_sample_input"):
+    if not text_inputs or not template_owned(type(adapter), "_post_process_samples") or not template_owned(type(adapter), "process_sample_input"):
         return
     name = adapter.name
     if adapter.few_shot_num > 0:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from promptkit.frontends.evalscope.api.messages import ChatMessageSystem, ChatMessageUser
@@ -45,12 +45,13 @@ LOADING_HOOKS = ("load_dataset", "load", "load_from_remote", "load_subsets", "lo
 
 @dataclass(frozen=True)
 class RunConfig:
-    """What an adapter reads of EvalScope's ``TaskConfig`` while it builds prompts."""
+    """What an adapter reads of EvalScope's ``TaskConfig`` while it builds prompts: the seed (few-shot and choice
+    shuffling), the limit (test rows per subset: a count, or a fraction in [0, 1]); each sample is rendered once
+    (``repeats`` 1), for an OpenAI-compatible API."""
 
     seed: int | None = 42
     limit: int | float | None = None
     repeats: int = 1
-    dataset_args: dict[str, Any] = field(default_factory=dict)
     eval_type: str = "openai_api"
 
 

@@ -66,3 +66,17 @@ def test_plain_render_loads_no_heavy_library(tmp_path, infer, model):
 def test_jinja_is_imported_when_a_jinja_template_is_built():
     """The probe sees an import when there is one: building a JinjaPromptTemplate imports Jinja, not numpy."""
     assert imported("import promptkit; promptkit.JinjaPromptTemplate('{{ q }}')", ("jinja2", "numpy")) == ["jinja2"]
+
+
+def test_evalscope_render_loads_no_heavy_library(tmp_path):
+    """`promptkit render evalscope:gsm8k` imports none of them (nor EvalScope, which is not installed here)."""
+    data = Path(__file__).parent / "evalscope" / "data" / "gsm8k"
+    args = ["render", "evalscope:gsm8k", "--set", f"local_path={str(data)!r}", "--out", str(tmp_path / "out.jsonl")]
+    assert imported(f"from promptkit.cli.main import main; main({args!r})", (*HEAVY, "evalscope")) == []
+    assert len((tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()) == 5
+
+
+def test_front_ends_load_only_the_evalscope_package_init():
+    """Asking the front ends which reads a source imports the EvalScope front end's package, not its loader."""
+    front_end = ("promptkit.frontends.evalscope.loader", "promptkit.frontends.evalscope.natives", "promptkit.frontends.evalscope.api")
+    assert imported("import promptkit.frontends as f; f.BUILT_IN[0].reads('configs/datasets/mmlu_demo/mmlu_demo_gen.py')", front_end) == []

@@ -55,7 +55,11 @@ def say(line: str) -> None:
 
 def common(sub: argparse.ArgumentParser) -> None:
     """The arguments preview and render share: the dataset config (or data file), models, data sources, controls."""
-    sub.add_argument("dataset_config", help="dataset config file (defines `datasets = [...]`), or a .jsonl data file with --format")
+    sub.add_argument(
+        "dataset_config",
+        help="dataset config file (defines `datasets = [...]`), an EvalScope benchmark (evalscope:NAME, or an adapter file), or a .jsonl "
+        "data file with --format",
+    )
     sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
     sub.add_argument(
         "--model",
@@ -75,7 +79,8 @@ def common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--data-root",
         metavar="DIR",
-        help=f"the folder OpenCompass's dataset classes read their data from (it holds data/mmlu/ ...); default: ${DATA_ROOT_ENV}",
+        help=f"the folder OpenCompass's dataset classes read their data from (it holds data/mmlu/ ...); default: ${DATA_ROOT_ENV}; "
+        "an EvalScope benchmark reads DIR/NAME",
     )
     sub.add_argument(
         "--rows",
@@ -83,8 +88,8 @@ def common(sub: argparse.ArgumentParser) -> None:
         action="append",
         help="a data file of rows (.jsonl, .json, .csv, .parquet, .arrow, .feather, a datasets save_to_disk folder; text files also "
         ".gz/.bz2/.zst; '-' or /dev/stdin: JSON Lines piped in) that feeds every dataset of the config instead of its own loader "
-        "(each keeps its reader_cfg and infer_cfg); front ends whose datasets have named splits also take SPLIT=FILE, "
-        "repeatable (docs/cli.md)",
+        "(each keeps its reader_cfg and infer_cfg); front ends whose datasets have named splits also take SPLIT=FILE, an EvalScope "
+        "benchmark SUBSET:SPLIT=FILE; repeatable (docs/cli.md)",
     )
     sub.add_argument(
         "--tokenizer",

@@ -1,7 +1,7 @@
 """Front ends: config sources, each compiled to :class:`~promptkit.plan.dataset.DatasetSpec` values.
 
-A front end reads one kind of config — OpenCompass/AISBench config files (:mod:`promptkit.frontends.opencompass`)
-first — and hands every stage below the same values: dataset specs, whose loader, reader, templates, retriever and
+A front end reads one kind of config — EvalScope benchmarks (:mod:`promptkit.frontends.evalscope`: ``evalscope:NAME``
+and adapter files), OpenCompass/AISBench config files (:mod:`promptkit.frontends.opencompass`) — and hands every stage below the same values: dataset specs, whose loader, reader, templates, retriever and
 inferencer say what each test row becomes (the plan, :mod:`promptkit.plan`).  Nothing below this package knows which
 front end a spec came from.
 
@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from promptkit.errors import ConfigError
+from promptkit.frontends.evalscope import PREFIX, imports_evalscope
 from promptkit.frontends.opencompass.loader import load_datasets as load_opencompass
 from promptkit.frontends.opencompass.overrides import Overrides
 from promptkit.plan.dataset import DatasetSpec
 
-__all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "FrontEnd", "OpenCompassConfigs", "SourceOptions", "front_ends", "load_datasets"]
+__all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "EvalScopeBenchmarks", "FrontEnd", "OpenCompassConfigs", "SourceOptions", "front_ends", "load_datasets"]
 
 #: The entry-point group third-party front ends register in.
 ENTRY_POINT_GROUP = "promptkit.frontends"
@@ -78,8 +79,23 @@ class OpenCompassConfigs:
         return load_opencompass(source, data_root=options.data_root, rows=options.rows[0] if options.rows else None, overrides=options.overrides)
 
 
-#: The front ends promptkit ships, asked first.
-BUILT_IN: tuple[FrontEnd, ...] = (OpenCompassConfigs(),)
+class EvalScopeBenchmarks:
+    """EvalScope's benchmarks (:mod:`promptkit.frontends.evalscope`): ``evalscope:NAME``, and adapter files (``.py`` files
+    that import ``evalscope``)."""
+
+    name = "evalscope"
+
+    def reads(self, source: str) -> bool:
+        return source.startswith(PREFIX) or imports_evalscope(Path(source))
+
+    def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
+        from promptkit.frontends.evalscope.loader import load_benchmarks  # imported when an EvalScope source is read
+
+        return load_benchmarks(source, options.data_root, options.rows, options.overrides)
+
+
+#: The front ends promptkit ships, asked first, in this order (EvalScope's before OpenCompass's, which reads every ``.py``).
+BUILT_IN: tuple[FrontEnd, ...] = (EvalScopeBenchmarks(), OpenCompassConfigs())
 
 
 def front_ends() -> tuple[FrontEnd, ...]:
@@ -121,4 +137,8 @@ def load_datasets(
         if front_end.reads(text):
             return front_end.load(text, options)
     names = ", ".join(front_end.name for front_end in front_ends())
-    raise ConfigError(f"no front end reads this config source (the front ends: {names}); a dataset config is a .py file", config=text)
+    raise ConfigError(
+        f"no front end reads this config source (the front ends: {names}); a dataset config is a .py file, an EvalScope benchmark "
+        "is evalscope:NAME",
+        config=text,
+    )

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 import promptkit.models
-
 from promptkit import ChatModel, ConfigError, PromptTemplate, build_dataset, load_datasets, load_models
 
 

@@ -238,14 +238,15 @@ class Plan:
         """One render of ``spec`` with ``shots``: template, media, model.  ``neutral``: the control-token guard's reference
         render — the row, the replies and the shots' rows with their text made neutral, the media left unresolved."""
         row = spec.row if spec.row is not None else row
-        composer, replies, media = self.composer, spec.replies, self.media
-        if neutral is not None:
-            row, replies, composer, media = neutral.row(row), neutral(replies), self._neutral_composer(neutral), None
-        prompt = composer.compose(row, shots, spec.label, spec.turn, replies)
-        if media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
-            prompt = media.apply(prompt)
-        final, parts = self.final.render(prompt, row)
-        return prompt, final, parts
+        if neutral is None:
+            prompt = self.composer.compose(row, shots, spec.label, spec.turn, spec.replies)
+            if self.media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
+                prompt = self.media.apply(prompt)
+        else:
+            row = neutral.row(row)
+            prompt = self._neutral_composer(neutral).compose(row, shots, spec.label, spec.turn, neutral(spec.replies))
+        final, media = self.final.render(prompt, row)
+        return prompt, final, media
 
     # -- what a row becomes --------------------------------------------------------------------
     @cached_property

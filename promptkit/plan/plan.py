@@ -224,9 +224,14 @@ class Plan:
         no_shots = retriever.ice_eos_token if self.inferencer.uses_shots else ""
         return PromptComposer(self.template, self.layout, shots, no_shots, self.output_column, mask_value, self.controls.system_prompt)
 
-    def _neutral_composer(self, neutral: Neutral) -> PromptComposer:
-        """The template stage of reference renders: its shots rendered from pool rows made ``neutral`` (a label-keyed
-        ice_template's answers kept: they pick its template); one per way of making text neutral, made when first needed."""
+    def _neutral_composer(self, neutral: Neutral, shots: Sequence[int]) -> PromptComposer:
+        """The template stage of a reference render with ``shots``: the plan's own when no shot's row holds a delimiter
+        (its text is its own neutral form, and its shots are then the very objects of the prompt's render), else one whose
+        shots are rendered from pool rows made ``neutral`` (a label-keyed ice_template's answers kept: they pick its
+        template), one per way of making text neutral, made when first needed."""
+        delimited = self.forgeries.shot_rows.delimited
+        if not delimited or not any(i in delimited for i in shots):
+            return self.composer
         composer = self._neutral_composers.get(neutral)
         if composer is None:
             ice_template = self.layout.ice_template
@@ -244,7 +249,7 @@ class Plan:
                 prompt = self.media.apply(prompt)
         else:
             row = neutral.row(row)
-            prompt = self._neutral_composer(neutral).compose(row, shots, spec.label, spec.turn, neutral(spec.replies))
+            prompt = self._neutral_composer(neutral, shots).compose(row, shots, spec.label, spec.turn, neutral(spec.replies))
         final, media = self.final.render(prompt, row)
         return prompt, final, media
 

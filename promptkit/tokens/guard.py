@@ -175,7 +175,7 @@ class TokenGuard:
     tells the tokens row text forms in a final input from the template's own (:meth:`unforged`)."""
 
     __slots__ = (
-        "_by_first", "_by_last", "_clean_keys", "_delimiters", "_escaped", "_overlapping", "_pattern", "_shown", "_stand_ins", "_two_delimiters", "model", "narrow",
+        "_by_first", "_by_last", "_clean_keys", "_delimiters", "_escaped", "_longest", "_pattern", "_shown", "_two_delimiters", "model", "narrow",
         "neutral", "policy", "tokens",
     )
 
@@ -189,8 +189,7 @@ class TokenGuard:
         # Longest first, so that of two tokens starting at the same place (one a prefix of the other) the longer is matched.
         alternatives = sorted(self.tokens, key=lambda token: (-len(token), token))
         self._pattern = re.compile("|".join(map(re.escape, alternatives))) if alternatives else None
-        # The longest token at every place, occurrences that overlap included.
-        self._overlapping = re.compile(f"(?=({self._pattern.pattern}))") if self._pattern is not None else None
+        self._longest = len(alternatives[0]) if alternatives else 0
         # The tokens' first and last characters: a row with none of them in its strings (the usual row) can neither hold
         # a token nor form one with the text around it, and is passed on after one `in` test per string and character.
         self._delimiters = tuple(sorted({token[0] for token in self.tokens} | {token[-1] for token in self.tokens}))
@@ -199,7 +198,6 @@ class TokenGuard:
         self._two_delimiters = (first, second, self._delimiters[2:])
         #: Dict keys of row values found without a delimiter (at most _CLEAN_KEYS of them).
         self._clean_keys: set[str] = set()
-        self._stand_ins = str.maketrans(dict.fromkeys(self._delimiters, STAND_IN))
         #: Row text with every delimiter replaced by :data:`STAND_IN`: the reference render's row text.
         self.neutral = Neutral(self._neutral_text)
         #: Row text with only the delimiters that begin or end a piece of a token replaced: the reference for a prompt
@@ -359,7 +357,11 @@ class TokenGuard:
 
     # -- step 2: the final input -----------------------------------------------------------------------------------------
     def _neutral_text(self, text: str) -> str:
-        return text.translate(self._stand_ins)
+        # One str.replace per delimiter the text holds: str.translate looks each character up in a dict.
+        for delimiter in self._delimiters:
+            if delimiter in text:
+                text = text.replace(delimiter, STAND_IN)
+        return text
 
     def _narrow_text(self, text: str) -> str:
         """``text`` with each delimiter replaced that begins a token's first two characters or more (or a token's first
@@ -396,8 +398,13 @@ class TokenGuard:
     def _forged(self, text: str, reference: str) -> list[tuple[int, str]]:
         """The token occurrences of ``text`` (start, token), overlapping ones included, that ``reference`` does not hold
         at the aligned place."""
-        assert self._overlapping is not None
-        found = [(match.start(), match.group(1)) for match in self._overlapping.finditer(text)]
+        if text == reference:
+            return []
+        # Occurrences wholly inside the common prefix or suffix of the two are where the reference has them: only those
+        # that reach into the stretch between (the row text, in a prompt whose shots and template text are the same) are read.
+        prefix = _common_prefix(text, reference)
+        suffix = _common_suffix(text, reference, min(len(text), len(reference)) - prefix)
+        found = self._occurrences(text, max(0, prefix - self._longest + 1), len(text) - suffix)
         if found and len(text) == len(reference):
             found = [(start, token) for start, token in found if not reference.startswith(token, start)]
         if not found:
@@ -405,6 +412,22 @@ class TokenGuard:
         # Lengths differ (a filter changed the row text's length), or a token is not where the reference has it.
         blocks = _matching_blocks(reference, text)
         return [(start, token) for start, token in found if not any(b <= start and start + len(token) <= b + size for b, size in blocks)]
+
+    def _occurrences(self, text: str, start: int, end: int) -> list[tuple[int, str]]:
+        """The longest token at every place of ``text`` from ``start`` to before ``end`` where one starts (start, token),
+        occurrences that overlap included.
+
+        A search from each occurrence's next character, rather than a lookahead tried at every character: the search
+        skips, in C, to the next character a token starts with."""
+        pattern = self._pattern
+        assert pattern is not None
+        found = []
+        match = pattern.search(text, start)
+        while match is not None and match.start() < end:
+            at = match.start()
+            found.append((at, match.group()))
+            match = pattern.search(text, at + 1)
+        return found
 
     def __repr__(self) -> str:
         return f"TokenGuard({self.tokens!r}, {self.policy!r})"
@@ -420,6 +443,11 @@ class Neutral:
         self.text = text
 
     def __call__(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is str:
+            return self.text(value)
+        if value is None or kind is int or kind is float or kind is bool:
+            return value
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, Mapping):
@@ -470,7 +498,7 @@ def _with_texts(final: FinalInput, texts: list[str]) -> FinalInput:
 def _matching_blocks(a: str, b: str) -> list[tuple[int, int]]:
     """Where ``b`` matches ``a`` (start in ``b``, size): the common prefix and suffix, and :mod:`difflib`'s blocks between."""
     prefix = _common_prefix(a, b)
-    suffix = _common_prefix(a[prefix:][::-1], b[prefix:][::-1])
+    suffix = _common_suffix(a, b, min(len(a), len(b)) - prefix)
     blocks = [(0, prefix), (len(b) - suffix, suffix)]
     middle = SequenceMatcher(None, a[prefix : len(a) - suffix], b[prefix : len(b) - suffix], autojunk=False)
     blocks += [(prefix + j, size) for _, j, size in middle.get_matching_blocks() if size]
@@ -488,11 +516,25 @@ def _shared(text: str, at: int, token: str) -> int:
 
 
 def _common_prefix(a: str, b: str) -> int:
-    """The length of the common prefix of ``a`` and ``b``, found by halving (each comparison runs in C)."""
+    """The length of the common prefix of ``a`` and ``b``, found by halving: each step slices ``a`` once and compares the
+    slice with ``b`` in place (in C)."""
     low, high = 0, min(len(a), len(b))
     while low < high:
         middle = (low + high + 1) // 2
-        if a[low:middle] == b[low:middle]:
+        if b.startswith(a[low:middle], low):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the common suffix of ``a`` and ``b``, at most ``limit``, found as :func:`_common_prefix` finds a prefix."""
+    low, high = 0, limit
+    end_a, end_b = len(a), len(b)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if b.endswith(a[end_a - middle : end_a - low], 0, end_b - low):
             low = middle
         else:
             high = middle - 1

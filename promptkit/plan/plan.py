@@ -194,11 +194,10 @@ class Plan:
     def escaped(self, index: int, spec: PromptSpec, rendered: Rendered, shots: list[int], scanned: Scanned) -> tuple[Rendered, list[str] | None]:
         """``rendered`` (``spec`` of test row ``index`` with ``shots``, from the row as :meth:`TokenGuard.scan` handed it on)
         with the control tokens row text formed in its final input broken, and the tokens escaped in it (``None``:
-        none); refused under policy ``'error'``, reported under ``'warn'``."""
-        check = self.forgeries
-        if check.clean(scanned):
-            return rendered, None  # the usual row: no token and no delimiter in its text or its shots'
-        final, escaped = check.check(rendered[1], shots, scanned, spec.replies, partial(self._reference, spec, scanned[0], shots), index)
+        none); refused under policy ``'error'``, reported under ``'warn'``.  A row that :meth:`ForgeryCheck.clean` finds
+        clean needs no call."""
+        reference = partial(self._reference, spec, scanned[0], shots)
+        final, escaped = self.forgeries.check(rendered[1], shots, scanned, spec.replies, reference, index)
         return (rendered if final is rendered[1] else (rendered[0], final, rendered[2])), escaped
 
     def _reference(self, spec: PromptSpec, row: Row, shots: list[int], neutral: Neutral) -> FinalInput:

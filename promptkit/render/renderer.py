@@ -221,11 +221,14 @@ class Renderer:
             guarded = scanned[0] if scanned is not None else row
             specs = plan.specs(row, guarded, turns)
             permutation = plan.permutation(guarded) if turns is None and plan.permutes else None
+            fitted = plan.fit(specs, guarded, ice_idx)
+            # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
+            checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None
             out = []
-            for spec, (rendered, shots, truncated, over) in zip(specs, plan.fit(specs, guarded, ice_idx), strict=True):
+            for spec, (rendered, shots, truncated, over) in zip(specs, fitted, strict=True):
                 escaped = None
-                if scanned is not None:  # the final input checked for tokens row text formed, against a reference render
-                    rendered, escaped = plan.escaped(index, spec, rendered, shots, scanned)
+                if checked is not None:  # the final input checked for tokens row text formed, against a reference render
+                    rendered, escaped = plan.escaped(index, spec, rendered, shots, checked)
                 out.append(self.records.make(index, row, spec, rendered, shots, truncated, over, base + spec.suffix, escaped, permutation))
                 if over:
                     self.over_limit.note((index,))

@@ -2,9 +2,9 @@
 
     python3 tools/compare_revisions.py BASE [--rows 3]
 
-Renders, with the working tree and with git revision ``BASE`` (checked out into a temporary worktree), the first
-``--rows`` test rows of every bundled dataset config (``configs/datasets/*/*.py``) for no model and for every bundled
-model config (meta templates and chat templates), and each run feature no bundled config turns on (an id column,
+Renders, with the working tree and with git revision ``BASE`` (checked out into a temporary worktree), each with its
+own bundled configs, the first ``--rows`` test rows of every bundled dataset config (``configs/datasets/*/*.py``) for
+no model and for every bundled model config (meta templates and chat templates), and each run feature no bundled config turns on (an id column,
 prefill, a system prompt, both shot layouts, thinking, a token view) on three configs; then compares the records
 (or the error a row raised, message and context) as JSON.  Prints one line per config and exits 1 when any differs.
 Behaviour-preserving changes (a restructuring of the engine) are checked with it against the commit before them.
@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r'''
 import json, sys
 from pathlib import Path
+import promptkit
+assert Path(promptkit.__file__).parents[1] == Path.cwd(), (promptkit.__file__, Path.cwd())
 from promptkit import Controls, Renderer, load_datasets, load_models, load_replies
 
 root, rows, tokenizer_path = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
@@ -84,8 +86,10 @@ print(json.dumps(cases, ensure_ascii=False, sort_keys=True))
 def render(source: Path, rows: int, tokenizer: Path) -> dict[str, object]:
     """Every case rendered by the promptkit in ``source`` (configs read from the working tree, the same for both)."""
     env = {**os.environ, "PYTHONPATH": str(source)}
+    # Run in the revision's own tree: `python -c` puts the working directory first on sys.path, so that is the
+    # promptkit imported (and relative paths in configs resolve against the same checkout's configs/).
     result = subprocess.run(
-        [sys.executable, "-c", CHILD, str(ROOT), str(rows), str(tokenizer)], capture_output=True, text=True, env=env, cwd=ROOT, check=False
+        [sys.executable, "-c", CHILD, str(source), str(rows), str(tokenizer)], capture_output=True, text=True, env=env, cwd=source, check=False
     )
     if result.returncode != 0:
         raise SystemExit(f"rendering with {source} failed:\n{result.stderr[-3000:]}")
@@ -120,10 +124,14 @@ def main() -> int:
             after = render(ROOT, args.rows, tokenizer)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=True)
-    differing = sorted(key for key in before.keys() | after.keys() if before.get(key) != after.get(key))
-    for key in sorted(before.keys() | after.keys()):
+    both = sorted(before.keys() & after.keys())
+    differing = [key for key in both if before[key] != after[key]]
+    for key in both:
         print(f"{'DIFFERS' if key in differing else 'same   '}  {key}")
-    print(f"\n{len(before.keys() | after.keys()) - len(differing)} cases render the same, {len(differing)} differ (base {args.base})")
+    for key in sorted(before.keys() ^ after.keys()):
+        print(f"only in {'the base' if key in before else 'the working tree'}  {key}")
+    print(f"\n{len(both) - len(differing)} cases render the same, {len(differing)} differ (base {args.base}); "
+          f"{len(before.keys() ^ after.keys())} in one of the two only (configs added or removed)")
     return 1 if differing else 0
 
 

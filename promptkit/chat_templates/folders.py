@@ -84,7 +84,10 @@ class ModelFolders:
         if not given.is_absolute() and self.config_dir is not None and (self.config_dir / given).is_dir():
             beside = self.config_dir / given
             shown = Path(os.path.normpath(beside))  # 'configs/models/chat_template/../hf/x' shown as 'configs/models/hf/x'
-            return shown if shown.is_dir() and shown.samefile(beside) else beside
+            if not (shown.is_dir() and shown.samefile(beside)):
+                return beside
+            # Inside the working directory, shown relative to it, as a folder given from there is.
+            return Path(os.path.relpath(shown)) if shown.is_absolute() and shown.is_relative_to(Path.cwd()) else shown
         mapped = self._mapping().get(name)
         if mapped is not None:
             folder, source = mapped
@@ -94,6 +97,20 @@ class ModelFolders:
         if given.is_absolute() or not _HUB_ID.fullmatch(name) or ".." in name:
             raise ConfigError(f"model folder {name!r} does not exist (looked {self._where()}); give path= a local model folder", key="path")
         return self._from_cache(name, revision)
+
+    def local(self, name: str) -> Path | None:
+        """The folder ``name`` stands for without looking in the Hugging Face cache (``None``: none; never an error):
+        what a model reads its tokens from when the name may be a served model's (``path='gpt-4o'``)."""
+        try:
+            given = Path(name).expanduser()
+            if given.is_dir():
+                return given
+            if not given.is_absolute() and self.config_dir is not None and (self.config_dir / given).is_dir():
+                return self.config_dir / given
+            mapped = self._mapping().get(name)
+        except (ConfigError, OSError):
+            return None
+        return Path(mapped[0]).expanduser() if mapped is not None and Path(mapped[0]).expanduser().is_dir() else None
 
     def _mapping(self) -> dict[str, tuple[str, str]]:
         """name → (folder, where the mapping comes from): the environment's, then ``--model-path``'s over them."""

@@ -22,7 +22,7 @@ from typing import Any
 from promptkit.errors import ConfigError, MetaTemplateError, PromptkitError
 from promptkit.text.limits import LimitExceeded, TemplateLimits, describe, one_line
 
-__all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate"]
+__all__ = ["SPECIAL_TOKEN_NAMES", "BoundChatTemplate", "ChatTemplate", "FolderTokens"]
 
 #: The special tokens a tokenizer hands to its chat template (``transformers``' ``special_tokens_map``).
 SPECIAL_TOKEN_NAMES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
@@ -50,6 +50,8 @@ class ChatTemplate:
     #: The tokenizer's added tokens marked ``"special": true`` (control tokens the template may not name), from the folder.
     added_tokens: tuple[str, ...] = ()
     limits: TemplateLimits = field(default_factory=TemplateLimits)
+    #: The folder's added tokens by id (what a model config's ``eos_token_id`` names), see :class:`FolderTokens`.
+    token_ids: Mapping[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Jinja (and the sandbox) are imported when a chat template is first compiled: `import promptkit` reads no Jinja.
@@ -88,10 +90,7 @@ class ChatTemplate:
 
         Templates: ``chat_template.jinja`` and ``additional_chat_templates/<name>.jinja`` when present,
         else ``chat_template`` in ``tokenizer_config.json`` (a string, or a list of ``{name, template}``).
-        Special tokens: see :func:`_special_tokens` (``special_tokens_map.json`` is read only when
-        ``tokenizer_config.json`` has no ``added_tokens_decoder``, and then its entries replace the config's).
-        Added tokens: the extra special tokens, and the ``"special": true`` entries of ``added_tokens_decoder`` in
-        ``tokenizer_config.json`` and of ``added_tokens`` in ``tokenizer.json``.
+        Special tokens, added tokens and tokens by id: :class:`FolderTokens`.
         Every file must be UTF-8 (as ``transformers`` reads them).
         """
         path = Path(folder)
@@ -112,16 +111,11 @@ class ChatTemplate:
                 templates[file.stem] = _read_text(file)
         if not templates:
             templates = _templates_from_config(config.get("chat_template"), config_file)
-        map_file = path / "special_tokens_map.json"
-        # transformers 5 reads the map of an older save only: one whose tokenizer_config.json has no added_tokens_decoder.
-        token_map = _read_json(map_file) if "added_tokens_decoder" not in config and map_file.is_file() else {}
-        tokens, extra = _special_tokens(config, config_file, token_map, map_file)
-        added = [*extra, *_added_special_tokens(config.get("added_tokens_decoder"), config_file)]
-        tokenizer_file = path / "tokenizer.json"
-        if tokenizer_file.is_file():
-            added += _added_special_tokens(_read_json(tokenizer_file).get("added_tokens"), tokenizer_file)
+        tokens = FolderTokens.read(path, config)
         source: str | dict[str, str] = templates["default"] if list(templates) == ["default"] else templates
-        return cls(source, tokens, origin=str(path), added_tokens=tuple(dict.fromkeys(added)), limits=TemplateLimits.of(limits))
+        return cls(
+            source, tokens.special, origin=str(path), added_tokens=tokens.added, limits=TemplateLimits.of(limits), token_ids=tokens.ids
+        )
 
     def select(self, name: str | None = None, tools: Sequence[Any] | None = None) -> str:
         """The template text ``apply_chat_template`` would use: ``name``'s, else ``tool_use`` when tools are given, else ``default``."""
@@ -329,6 +323,62 @@ def _cut_at_tag(text: str, continued: str, origin: str) -> str:
     if text[at : at + len(_CONTINUE_TAG)] == _CONTINUE_TAG:
         return text[:at]
     return text[:at].rstrip()  # the template trimmed the message's end, and the tag's space with it
+
+
+@dataclass(frozen=True)
+class FolderTokens:
+    """The tokens a local model folder names, read as ``transformers`` 5 reads them: by :meth:`ChatTemplate.from_folder`,
+    and by any model whose ``path`` names a folder (its control tokens, :mod:`promptkit.tokens.guard`).
+
+    ``special``: what the tokenizer hands its chat template (``bos_token``, ``eos_token``, …, model-specific ``*_token``
+    keys), see :func:`_special_tokens` (``special_tokens_map.json`` is read only when ``tokenizer_config.json`` has no
+    ``added_tokens_decoder``, and then its entries replace the config's); ``added``: the extra special tokens, and the
+    ``"special": true`` entries of ``added_tokens_decoder`` in ``tokenizer_config.json`` and of ``added_tokens`` in
+    ``tokenizer.json``; ``ids``: every added token by id (what a model config's ``eos_token_id`` names).  A folder
+    without these files names none.
+    """
+
+    special: dict[str, str] = field(default_factory=dict)
+    added: tuple[str, ...] = ()
+    ids: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, folder: str | Path, config: Mapping[str, Any] | None = None) -> FolderTokens:
+        """The tokens of ``folder`` (``config``: its ``tokenizer_config.json``, when already read)."""
+        path = Path(folder)
+        config_file = path / "tokenizer_config.json"
+        if config is None:
+            config = _read_json(config_file) if config_file.is_file() else {}
+        map_file = path / "special_tokens_map.json"
+        # transformers 5 reads the map of an older save only: one whose tokenizer_config.json has no added_tokens_decoder.
+        token_map = _read_json(map_file) if "added_tokens_decoder" not in config and map_file.is_file() else {}
+        special, extra = _special_tokens(config, config_file, token_map, map_file)
+        decoder = config.get("added_tokens_decoder")
+        added = [*extra, *_added_special_tokens(decoder, config_file)]
+        ids = _token_ids(decoder)
+        tokenizer_file = path / "tokenizer.json"
+        if tokenizer_file.is_file():
+            entries = _read_json(tokenizer_file).get("added_tokens")
+            added += _added_special_tokens(entries, tokenizer_file)
+            ids.update(_token_ids(entries))
+        return cls(special, tuple(dict.fromkeys(added)), ids)
+
+
+def _token_ids(entries: Any) -> dict[int, str]:
+    """Added-token entries by id: ``added_tokens_decoder`` (an object keyed by id) or ``tokenizer.json``'s ``added_tokens``
+    (a list of entries with ``id``); entries of another shape are skipped (:func:`_added_special_tokens` checks the shape)."""
+    if isinstance(entries, Mapping):
+        pairs = list(entries.items())
+    elif isinstance(entries, list):
+        pairs = [(entry.get("id"), entry) for entry in entries if isinstance(entry, Mapping)]
+    else:
+        return {}
+    ids = {}
+    for key, entry in pairs:
+        content = entry.get("content") if isinstance(entry, Mapping) else None
+        if isinstance(content, str) and content and (isinstance(key, int) or (isinstance(key, str) and key.isdigit())):
+            ids[int(key)] = content
+    return ids
 
 
 def _plain(value: Any, where: str) -> Any:

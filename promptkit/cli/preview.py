@@ -115,9 +115,13 @@ def _row(renderer: Renderer, index: int, preview: Preview, width: int, of: str) 
         out.append(gold)
     if renderer.model is not None:
         _, hits = renderer.model.token_guard.guard_row(renderer.test_rows[index])
+        action = _token_action(renderer.model.token_guard.policy)
         if hits:
-            action = _token_action(renderer.model.token_guard.policy)
             out.append(Text(f"control tokens in row text: {describe_hits(hits)} ({action})", style="bold red"))
+        own = {hit.token for hit in hits}
+        formed = dict.fromkeys(token for prompt in prompts for token in prompt.escaped_tokens or () if token not in own)
+        if formed:
+            out.append(Text(f"control tokens row text forms with the text around it: {', '.join(map(repr, formed))} ({action})", style="bold red"))
     if renderer.max_seq_len:
         enforced = "enforced" if renderer.token_counter is not None else "not enforced: the model config sets no tokenizer or token_counter"
         out.append(Text(f"max_seq_len: {renderer.max_seq_len} ({enforced})", style="dim"))

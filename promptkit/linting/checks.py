@@ -513,6 +513,18 @@ class Lint:
                 if report_errors and not (hits and guard is not None and guard.policy == "error"):
                     failed.setdefault(error.message, []).append(index)
                 continue
+            own = {hit.token for hit in hits}
+            formed = dict.fromkeys(token for prompt in prompts for token in prompt.escaped_tokens or () if token not in own)
+            if formed:
+                self.add(
+                    "special-token",
+                    "note",
+                    f"the row's text forms the model's control tokens with the text around it ({', '.join(map(repr, formed))}): "
+                    "they are escaped in the prompt (special_token_policy='escape')",
+                    "clean the data, or change the template so that row text does not sit against a token's pieces",
+                    self.source.key("path", "abbr"),
+                    row=index,
+                )
             if isinstance(model, CompletionModel) and model.mm_placeholders:
                 for prompt in prompts:
                     self._media(index, prompt.prompt, prompt.media or [], model.mm_placeholders)

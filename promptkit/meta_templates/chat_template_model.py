@@ -31,7 +31,16 @@ from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 from promptkit.text.limits import TemplateLimits
 
-__all__ = ["SYSTEM_PROBES", "SYSTEM_ROLE_POLICIES", "ChatTemplateModel", "OpenCompassChatModel", "SystemRolePolicy", "probe_system_role"]
+__all__ = [
+    "SYSTEM_PROBES",
+    "SYSTEM_ROLE_POLICIES",
+    "TOOL_PARTS",
+    "ChatTemplateModel",
+    "OpenCompassChatModel",
+    "SystemRolePolicy",
+    "probe_system_role",
+    "probe_tool_parts",
+]
 
 #: What to do with system messages: pass them to the template (``error``: a template that refuses them raises),
 #: put their text at the start of the first user message, send them as user messages, leave them out, or
@@ -108,6 +117,41 @@ def probe_system_role(template: BoundChatTemplate) -> str:
     between = both[both.index(_SYSTEM_MARK) + len(_SYSTEM_MARK) : both.index(_USER_MARK)]
     shared = os.path.commonprefix([header[::-1], between[::-1]])
     return "own_turn" if shared.strip() else "in_user_turn"
+
+
+#: The parts of a tool-using prompt a chat template may leave out (:func:`probe_tool_parts`), in words.
+TOOL_PARTS = {"tools": "the tools the prompt offers", "tool_calls": "the assistant's tool_calls", "tool": "the tool messages' text"}
+#: The probes' markers: a tool's name, a tool call's name, a tool result.
+_TOOL_MARK, _CALL_MARK, _RESULT_MARK = "promptkit_probe_tool", "promptkit_probe_call", "PROMPTKIT-RESULT-PROBE"
+_PROBE_TOOLS: list[dict[str, Any]] = [
+    {"type": "function", "function": {"name": _TOOL_MARK, "description": "A probe.", "parameters": {"type": "object", "properties": {}}}}
+]
+_PROBE_CALL: list[dict[str, Any]] = [
+    {"role": "user", "content": "Hello"},
+    # A nine-character alphanumeric id: Mistral's templates refuse any other.
+    {"role": "assistant", "content": "", "tool_calls": [{"id": "probe1234", "type": "function", "function": {"name": _CALL_MARK, "arguments": {}}}]},
+    {"role": "tool", "tool_call_id": "probe1234", "name": _CALL_MARK, "content": _RESULT_MARK},
+]
+
+
+def probe_tool_parts(template: BoundChatTemplate) -> frozenset[str]:
+    """The keys of :data:`TOOL_PARTS` that ``template`` writes, from two renders: ``[user]`` with a probe tool (its
+    name shows whether the tools are written), and a conversation with a tool call and its result.  A probe the
+    template refuses tells nothing (the part counts as written: the real conversation gets the template's own error)."""
+    written: set[str] = set()
+    with_tools = BoundChatTemplate(template.source, {**template.variables, "tools": _PROBE_TOOLS}, template.origin, template.limits)
+    try:
+        if _TOOL_MARK in with_tools.render(_PROBE_CALL[:1], add_generation_prompt=True):
+            written.add("tools")
+    except PromptkitError:
+        written.add("tools")
+    try:
+        text = template.render(_PROBE_CALL, add_generation_prompt=True)
+    except PromptkitError:
+        written.update(("tool_calls", "tool"))
+    else:
+        written.update(part for part, mark in (("tool_calls", _CALL_MARK), ("tool", _RESULT_MARK)) if mark in text)
+    return frozenset(written)
 
 
 class OpenCompassChatModel(ChatModel):
@@ -200,6 +244,8 @@ class ChatTemplateModel(ModelBase):
         #: The last tools and controls :meth:`render_tools` bound the template with, and that binding (a dataset's tools
         #: recur row after row).
         self._tools_bound: tuple[Sequence[Mapping[str, Any]], Controls, BoundChatTemplate] | None = None
+        #: What each chat template text writes of a tool-using prompt (:func:`probe_tool_parts`), probed when first needed.
+        self._tool_parts: dict[str, frozenset[str]] = {}
         #: The ``system_role`` as configured, the policy applied (``auto`` resolved once, here) and the probe's finding.
         self.system_policy = self.probe_system_role() if system_role == "auto" else SystemRolePolicy(system_role, system_role)
         #: The policy applied to system messages (never ``'auto'``).
@@ -237,6 +283,10 @@ class ChatTemplateModel(ModelBase):
         """The tokenizer's special tokens (``bos_token``, …) and its added special tokens."""
         yield from self.chat_template.special_tokens.values()
         yield from self.chat_template.added_tokens
+
+    def _token_ids(self) -> Mapping[int, str]:
+        """The model folder's tokens by id, as the chat template read them."""
+        return self.chat_template.token_ids
 
     def messages(self, prompt: str | PromptList, mode: str = "gen") -> list[dict[str, Any]]:
         """The messages handed to the chat template, as the OpenAI-style dicts it reads (see :meth:`chat_messages`)."""
@@ -293,6 +343,9 @@ class ChatTemplateModel(ModelBase):
         return self._apply(typed, bound, False, continue_final=True)
 
     def _apply(self, typed: tuple[Message, ...], bound: BoundChatTemplate, add_generation_prompt: bool, continue_final: bool = False) -> str:
+        tools = bool(bound.variables.get("tools"))
+        if tools or not all(message.tool_calls is None and message.role != "tool" for message in typed):
+            self._check_tool_parts(typed, bound, tools)
         messages = to_openai(typed)
         text_only = all(type(message.content) is str for message in typed)
         try:
@@ -310,6 +363,22 @@ class ChatTemplateModel(ModelBase):
                     "to send its text as user text, 'drop' to leave it out, or 'auto' to choose from what the template does"
                 )
             raise error.add_context(model=self.abbr) from None
+
+    def _check_tool_parts(self, typed: tuple[Message, ...], bound: BoundChatTemplate, tools: bool) -> None:
+        """Refuse a prompt whose tools, tool calls or tool results ``bound`` would leave out of the final input."""
+        written = self._tool_parts.get(bound.source)
+        if written is None:
+            written = self._tool_parts[bound.source] = probe_tool_parts(bound)
+        present = {"tools": tools, "tool_calls": any(m.tool_calls is not None for m in typed), "tool": any(m.role == "tool" for m in typed)}
+        left = [TOOL_PARTS[part] for part, there in present.items() if there and part not in written]
+        if left:
+            what = left[0] if len(left) == 1 else f"{', '.join(left[:-1])} and {left[-1]}"
+            raise MetaTemplateError(
+                f"the chat template ({bound.origin}) leaves {what} out of the final input, so the model would never see it; use a "
+                "model whose chat template writes it (its own chat_template= or path=), a ChatModel (its request carries tools and "
+                "messages as they are), or a prompt that writes the functions into its text",
+                model=self.abbr,
+            )
 
 
 def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:

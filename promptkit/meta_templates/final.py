@@ -4,7 +4,10 @@
 
 * a template written as chat messages (``RawPromptTemplate``) reaches a chat model as written, past its meta template;
 * tools that a chat template writes into the prompt (a chat-template model's own template, or, for a completion model,
-  the template of the model folder its ``path`` names) — a chat model carries them in its request instead;
+  the template of the model folder its ``path`` names) — a chat model carries them in its request instead; a template
+  that would leave them (or a tool call, a tool result) out refuses the row
+  (:meth:`~promptkit.meta_templates.chat_template_model.ChatTemplateModel.render_tools`), and so does a ``tool_choice``
+  other than ``'auto'``, which only a chat model's request carries;
 * the prompt controls (prefill, ``gen_prefix``, chat-template kwargs, thinking: :class:`ControlledOutput`);
 * otherwise the model's own ``render`` (with the media a completion model's placeholders stand for, when the
   template is multimodal).
@@ -12,12 +15,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import Any
 
 from promptkit.data.tools import Tools
-from promptkit.errors import ConfigError
+from promptkit.errors import ConfigError, DatasetError
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
 from promptkit.meta_templates.completion_model import CompletionModel
 from promptkit.meta_templates.conformance import chat_template_twin
@@ -61,7 +64,7 @@ class FinalStage:
         if self.tools is not None:
             tools = self.tools.for_row(row)
             if tools is not None and "tools" in tools:
-                return self._with_tools(prompt, tools["tools"]), media_parts(prompt) if self.collects_media else None
+                return self._with_tools(prompt, tools), media_parts(prompt) if self.collects_media else None
         if self.output is not None:
             media: Media = [] if self.collects_media else None
             return self.output.render(prompt, media), media
@@ -69,11 +72,19 @@ class FinalStage:
             return self.model.render_with_media(prompt, self.mode)
         return self.model.render(prompt, self.mode), None
 
-    def _with_tools(self, prompt: Prompt, tools: list[dict[str, Any]]) -> FinalInput:
-        """The final input with the tools written into it by a chat template, under the controls."""
+    def _with_tools(self, prompt: Prompt, tools: Mapping[str, Any]) -> FinalInput:
+        """The final input with the row's tools written into it by a chat template, under the controls; a ``tool_choice``
+        other than ``'auto'`` is refused (a string prompt has no place for it)."""
+        choice = tools.get("tool_choice")
+        if choice is not None and choice != "auto":
+            raise DatasetError(
+                f"the prompt's tool_choice {choice!r} has no place in a string prompt: the chat template writes the tools into the "
+                "text, and only a chat model's request carries tool_choice; use a ChatModel, or tool_choice='auto' (or none)",
+                key="tool_choice",
+            )
         if self.output is not None:
-            return self.output.render_tools(prompt, self.tool_template, tools)
-        return self.tool_template.render_tools(prompt, self.mode, tools)
+            return self.output.render_tools(prompt, self.tool_template, tools["tools"])
+        return self.tool_template.render_tools(prompt, self.mode, tools["tools"])
 
     @cached_property
     def tool_template(self) -> ChatTemplateModel:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
+from promptkit.chat_templates import FolderTokens
 from promptkit.chat_templates.folders import ModelFolders
 from promptkit.controls import Controls
 from promptkit.errors import ConfigError
@@ -26,7 +27,7 @@ from promptkit.meta_templates.protocol import FinalInput
 from promptkit.meta_templates.spec import MetaTemplate
 from promptkit.promptlist import PromptList
 from promptkit.tokens.counters import build_tokenizer
-from promptkit.tokens.guard import TokenGuard, check_options, collect_tokens
+from promptkit.tokens.guard import TokenGuard, check_options, collect_tokens, stop_tokens
 
 __all__ = ["ModelBase", "TokenCounter", "check_mode", "count_tokens"]
 
@@ -77,8 +78,9 @@ class ModelBase(ABC):
     counts tokens for ``max_seq_len``.
 
     ``special_token_policy`` (``'escape'``, ``'error'``, ``'warn'`` or ``'allow'``) says what happens to row text holding
-    one of the model's :attr:`control_tokens`; ``extra_control_tokens`` adds tokens the model cannot know from its
-    templates (an API model's server-side chat template).  See :mod:`promptkit.tokens.guard`.
+    one of the model's :attr:`control_tokens`, or forming one with the text around it; ``extra_control_tokens`` adds tokens
+    the model cannot know from its templates, its model folder or its stop settings (an API model's server-side chat
+    template).  See :mod:`promptkit.tokens.guard`.
 
     ``thinking``, ``chat_template_kwargs``, ``shots`` and ``system_prompt`` are the model's level of the prompt
     controls (:mod:`promptkit.controls`), kept as :attr:`controls`; a dataset's and a run's win over them.
@@ -133,7 +135,8 @@ class ModelBase(ABC):
     @cached_property
     def control_tokens(self) -> tuple[str, ...]:
         """The tokens row text must not carry into this model's input, sorted (see :mod:`promptkit.tokens.guard`)."""
-        return collect_tokens(self._control_token_texts(), (*self._literal_control_tokens(), *self.extra_control_tokens))
+        stops = stop_tokens(self.runtime, self._token_ids())
+        return collect_tokens(self._control_token_texts(), (*self._literal_control_tokens(), *stops, *self.extra_control_tokens))
 
     @cached_property
     def token_guard(self) -> TokenGuard:
@@ -156,8 +159,25 @@ class ModelBase(ABC):
             yield role.end
 
     def _literal_control_tokens(self) -> Iterator[str]:
-        """Tokens taken as written (a tokenizer's special tokens); a meta template has none."""
-        return iter(())
+        """Tokens taken as written: the special tokens and added special tokens of the model folder ``path`` (or
+        ``tokenizer_path``) names, when it is a local folder; a meta template has none."""
+        tokens = self._folder_tokens
+        if tokens is not None:
+            yield from tokens.special.values()
+            yield from tokens.added
+
+    def _token_ids(self) -> Mapping[int, str]:
+        """The model folder's tokens by id (what ``eos_token_id`` names)."""
+        tokens = self._folder_tokens
+        return tokens.ids if tokens is not None else {}
+
+    @cached_property
+    def _folder_tokens(self) -> FolderTokens | None:
+        """The tokens of the local model folder ``tokenizer_path`` or ``path`` names (``None``: it names none, e.g. a
+        served model's name)."""
+        name = self.runtime.get("tokenizer_path") or self.runtime.get("path")
+        folder = self.model_folders.local(name) if isinstance(name, str) else None
+        return FolderTokens.read(str(folder)) if folder is not None else None
 
     def dropped_answer(self, prompt: str | PromptList) -> str:
         """The prompt of the final turn's generated role, which gen mode drops (``''`` when generation cuts nothing)."""

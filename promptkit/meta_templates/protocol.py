@@ -13,11 +13,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from promptkit.promptlist import PromptList
 from promptkit.tokens.guard import TokenGuard
+from promptkit.types import FinalInput
 
 __all__ = ["FinalInput", "Model"]
-
-#: What a model receives, at the output edge: a completion string, or OpenAI-style message dicts.
-FinalInput = str | list[dict[str, Any]]
 
 
 @runtime_checkable

@@ -11,8 +11,8 @@ and the run's controls:
   (:class:`~promptkit.meta_templates.final.FinalStage`);
 * **shot fitting** — :meth:`Plan.fit`: the shots each prompt keeps within ``max_seq_len`` (:mod:`promptkit.plan.fitting`);
   the prompts of a row's labels share theirs, a calibration prompt takes its row's;
-* **row text and the model's control tokens** — the guard each row passes before any template sees it
-  (:mod:`promptkit.tokens.guard`).
+* **row text and the model's control tokens** — the guard each row passes before any template sees it, and the check
+  of each prompt's final input against a reference render from neutral row text (:mod:`promptkit.tokens.guard`).
 
 The plan renders nothing itself: :class:`~promptkit.Renderer` runs it.  Work that needs the rows (the ppl labels,
 the ids of ``reader_cfg.id_column``, the shot renderer) is done when first asked for, from the rows the renderer
@@ -45,7 +45,7 @@ from promptkit.templates.compose import PromptComposer
 from promptkit.templates.layout import ShotLayout
 from promptkit.templates.protocol import ChatMessagesTemplate, Prompt, Template
 from promptkit.templates.shots import ShotRenderer
-from promptkit.tokens.guard import GuardedRows, TokenGuard, TokenHit, summary
+from promptkit.tokens.guard import ForgeryCheck, GuardedRows, Neutral, NeutralRows, Scanned, TokenGuard, summary
 from promptkit.types import Row
 
 __all__ = ["Fitted", "LoadedRows", "Plan", "Rendered"]
@@ -139,6 +139,8 @@ class Plan:
             collects_media=multimodal and isinstance(self.model, CompletionModel),
         )
         self._single = (PromptSpec(mode=self.mode),)
+        #: The template stage of the control-token guard's reference renders, per way of making row text neutral.
+        self._neutral_composers: dict[Neutral, PromptComposer] = {}
         #: Whether a row's prompts may carry fields of their own (the inferencer's, the tools, the dataset's).
         self._row_fields = (
             type(inferencer).request_fields is not Inferencer.request_fields or self._tools_in_request or self._dataset_fields is not None
@@ -163,7 +165,7 @@ class Plan:
     # -- row text and the model's control tokens -------------------------------------------
     @cached_property
     def guard(self) -> TokenGuard | None:
-        """The model's guard when it changes row text (policies 'escape' and 'error'); 'warn' warns here, once."""
+        """The model's guard unless it has nothing to do (no tokens, or 'allow'); 'warn' warns here, once, of the rows' tokens."""
         guard = self.model.token_guard
         if guard.active and guard.policy == "warn":
             test_rows, pool = self.rows.test, self.rows.pool
@@ -173,52 +175,80 @@ class Plan:
             line = summary(guard, splits)
             if line is not None:
                 logger.warning("dataset %r: %s", self.dataset.abbr, line)
-        return guard if guard.escapes else None
+        return guard if guard.active else None
 
     @cached_property
     def shot_rows(self) -> Sequence[Row]:
         """The pool as shots see it: through the guard, if any."""
         return GuardedRows(self.rows.pool, self.guard) if self.guard is not None else self.rows.pool
 
-    def escaped(self, final: FinalInput, shots: Sequence[int], hits: Sequence[TokenHit]) -> list[str] | None:
-        """The control tokens escaped in ``final`` from row text (the row's ``hits`` and its shots'); refused under
-        policy ``'error'``."""
+    @cached_property
+    def forgeries(self) -> ForgeryCheck:
+        """The guard's check of each prompt (:mod:`promptkit.tokens.guard`): the tokens of row text that reached it
+        recorded ('escape') or refused ('error'); where row text holds a token's delimiters, the prompt compared with
+        its reference render (:meth:`render` with ``neutral``)."""
         rows = self.shot_rows
-        shot_hits = rows.hits if isinstance(rows, GuardedRows) else {}
-        if not hits and not shot_hits:
-            return None
-        found = [*hits, *(hit for i in shots for hit in shot_hits.get(i, ()))]
-        guard = self.guard
-        assert guard is not None  # hits come from it
-        present = guard.escaped_in(final) if found else []
-        if not present:
-            return None
-        if guard.policy == "error":
-            raise guard.refuse(found, present)
-        return present
+        assert self.guard is not None and isinstance(rows, GuardedRows)  # built only for a plan with a guard
+        return ForgeryCheck(self.guard, rows, self.dataset.abbr)
+
+    def escaped(self, index: int, spec: PromptSpec, rendered: Rendered, shots: list[int], scanned: Scanned) -> tuple[Rendered, list[str] | None]:
+        """``rendered`` (``spec`` of test row ``index`` with ``shots``, from the row as :meth:`TokenGuard.scan` handed it on)
+        with the control tokens row text formed in its final input broken, and the tokens escaped in it (``None``:
+        none); refused under policy ``'error'``, reported under ``'warn'``.  A row that :meth:`ForgeryCheck.clean` finds
+        clean needs no call."""
+        reference = partial(self._reference, spec, scanned[0], shots)
+        final, escaped = self.forgeries.check(rendered[1], shots, scanned, spec.replies, reference, index)
+        return (rendered if final is rendered[1] else (rendered[0], final, rendered[2])), escaped
+
+    def _reference(self, spec: PromptSpec, row: Row, shots: list[int], neutral: Neutral) -> FinalInput:
+        return self.render(spec, row, shots, neutral)[1]
 
     # -- the stages ------------------------------------------------------------------------
     @cached_property
     def composer(self) -> PromptComposer:
         """The template stage (its shot renderer reads the pool when first built)."""
+        return self._composer(self.shot_rows)
+
+    def _composer(self, pool: Sequence[Row]) -> PromptComposer:
+        """The template stage with its shots read from ``pool``."""
         retriever = self.dataset.retriever
         ice_template = self.layout.ice_template
         shots = None
         if ice_template is not None and self.inferencer.uses_shots:
             shots = ShotRenderer(
-                ice_template, self.shot_rows, self.output_column, retriever.ice_separator, retriever.ice_eos_token, sep_token=self.template.sep_token
+                ice_template, pool, self.output_column, retriever.ice_separator, retriever.ice_eos_token, sep_token=self.template.sep_token
             )
         mask_value = self.inferencer.gen_field_replace_token if isinstance(self.inferencer, GenInferencer) else ""
         # OpenCompass's inferencers that use no shots pass an empty ice.
         no_shots = retriever.ice_eos_token if self.inferencer.uses_shots else ""
         return PromptComposer(self.template, self.layout, shots, no_shots, self.output_column, mask_value, self.controls.system_prompt)
 
-    def render(self, spec: PromptSpec, row: Row, shots: Sequence[int]) -> Rendered:
-        """One render of ``spec`` with ``shots``: template, media, model."""
+    def _neutral_composer(self, neutral: Neutral, shots: Sequence[int]) -> PromptComposer:
+        """The template stage of a reference render with ``shots``: the plan's own when no shot's row holds a delimiter
+        (its text is its own neutral form, and its shots are then the very objects of the prompt's render), else one whose
+        shots are rendered from pool rows made ``neutral`` (a label-keyed ice_template's answers kept: they pick its
+        template), one per way of making text neutral, made when first needed."""
+        delimited = self.forgeries.shot_rows.delimited
+        if not delimited or not any(i in delimited for i in shots):
+            return self.composer
+        composer = self._neutral_composers.get(neutral)
+        if composer is None:
+            ice_template = self.layout.ice_template
+            keep = self.output_column if ice_template is not None and ice_template.labels is not None else None
+            composer = self._neutral_composers[neutral] = self._composer(NeutralRows(self.shot_rows, neutral, keep))
+        return composer
+
+    def render(self, spec: PromptSpec, row: Row, shots: Sequence[int], neutral: Neutral | None = None) -> Rendered:
+        """One render of ``spec`` with ``shots``: template, media, model.  ``neutral``: the control-token guard's reference
+        render — the row, the replies and the shots' rows with their text made neutral, the media left unresolved."""
         row = spec.row if spec.row is not None else row
-        prompt = self.composer.compose(row, shots, spec.label, spec.turn, spec.replies)
-        if self.media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
-            prompt = self.media.apply(prompt)
+        if neutral is None:
+            prompt = self.composer.compose(row, shots, spec.label, spec.turn, spec.replies)
+            if self.media is not None and isinstance(prompt, PromptList):  # a multimodal template renders a PromptList
+                prompt = self.media.apply(prompt)
+        else:
+            row = neutral.row(row)
+            prompt = self._neutral_composer(neutral, shots).compose(row, shots, spec.label, spec.turn, neutral(spec.replies))
         final, media = self.final.render(prompt, row)
         return prompt, final, media
 

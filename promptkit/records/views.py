@@ -9,6 +9,7 @@ the tokenizer make each prompt's :class:`~promptkit.records.token_view.TokenView
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from promptkit.errors import ConfigError
@@ -17,6 +18,8 @@ from promptkit.plan.fitting import TokenSegments, token_segments
 from promptkit.plan.plan import Plan
 from promptkit.records.record import RenderedPrompt
 from promptkit.records.token_view import TokenEncoder, token_encoder, token_view
+from promptkit.tokens.guard import ESCAPE
+from promptkit.types import FinalInput
 
 __all__ = ["PromptViews"]
 
@@ -48,7 +51,10 @@ class PromptViews:
         others: tuple[str, ...] = ()
         if isinstance(prompt.intermediate, str) and mode == "ppl":
             others = tuple(p.intermediate for p in row_prompts if p.mode == prompt.mode and isinstance(p.intermediate, str) and p is not prompt)
-        return find_spans(plan.model, prompt.intermediate, mode, Hints(shots, others, _continuation(prompt)))
+        spans = find_spans(plan.model, prompt.intermediate, mode, Hints(shots, others, _continuation(prompt)))
+        if prompt.escaped_tokens:  # a token row text formed with template text is broken in the final input alone
+            spans = _with_escapes(spans, plan.model.render(prompt.intermediate, mode), prompt.prompt)
+        return spans
 
     def with_tokens(self, prompts: list[RenderedPrompt]) -> list[RenderedPrompt]:
         """A row's prompts, each with its token view (``tokens``)."""
@@ -73,3 +79,40 @@ class PromptViews:
 def _continuation(prompt: RenderedPrompt) -> str | None:
     value = prompt.request_fields.get("continuation") if prompt.request_fields else None
     return value if isinstance(value, str) else None
+
+
+def _with_escapes(spans: list[Span], rendered: FinalInput, final: FinalInput) -> list[Span]:
+    """``spans`` of ``rendered`` moved to ``final``, the same text with U+200B inserted where the control-token guard broke
+    a token that row text formed with template text (:mod:`promptkit.tokens.guard`); an inserted character at a span's
+    edge stays outside it."""
+    texts = [rendered] if isinstance(rendered, str) else [message.get("content") for message in rendered]
+    finals = [final] if isinstance(final, str) else [message.get("content") for message in final]
+    inserted: dict[int | None, list[int]] = {}
+    for index, (text, escaped) in enumerate(zip(texts, finals, strict=False)):
+        if isinstance(text, str) and isinstance(escaped, str) and text != escaped:
+            at = _insertions(text, escaped)
+            if at:
+                inserted[None if isinstance(final, str) else index] = at
+    if not inserted:
+        return spans
+    moved = []
+    for span in spans:
+        at = inserted.get(span.message, [])
+        start = span.start + sum(1 for place in at if place <= span.start)
+        end = max(start, span.end + sum(1 for place in at if place < span.end))
+        moved.append(replace(span, start=start, end=end))
+    return moved
+
+
+def _insertions(text: str, escaped: str) -> list[int] | None:
+    """Where ``escaped`` has U+200B that ``text`` lacks (positions in ``text``), or ``None`` if it differs otherwise."""
+    at = []
+    i = 0
+    for char in escaped:
+        if i < len(text) and char == text[i]:
+            i += 1
+        elif char == ESCAPE:
+            at.append(i)
+        else:
+            return None
+    return at if i == len(text) else None

@@ -214,15 +214,21 @@ class Renderer:
         try:
             base = plan.base_id(row, index)
             guard = plan.guard
-            guarded, hits = guard.guard_row(row) if guard is not None else (row, ())  # before any template sees it
-            if guard is not None and turns is not None and turns[1]:
-                replies, reply_hits = guard.guard_texts(turns[1], "replies")
-                turns, hits = (turns[0], replies), hits + reply_hits
+            scanned = guard.scan(row) if guard is not None else None  # before any template sees it
+            if guard is not None and scanned is not None and turns is not None and turns[1]:
+                replies, reply_hits, reply_delimited = guard.scan_replies(turns[1])
+                turns, scanned = (turns[0], replies), (scanned[0], scanned[1] + reply_hits, scanned[2] or reply_delimited)
+            guarded = scanned[0] if scanned is not None else row
             specs = plan.specs(row, guarded, turns)
             permutation = plan.permutation(guarded) if turns is None and plan.permutes else None
+            fitted = plan.fit(specs, guarded, ice_idx)
+            # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
+            checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None
             out = []
-            for spec, (rendered, shots, truncated, over) in zip(specs, plan.fit(specs, guarded, ice_idx), strict=True):
-                escaped = plan.escaped(rendered[1], shots, hits) if guard is not None else None
+            for spec, (rendered, shots, truncated, over) in zip(specs, fitted, strict=True):
+                escaped = None
+                if checked is not None:  # the final input checked for tokens row text formed, against a reference render
+                    rendered, escaped = plan.escaped(index, spec, rendered, shots, checked)
                 out.append(self.records.make(index, row, spec, rendered, shots, truncated, over, base + spec.suffix, escaped, permutation))
                 if over:
                     self.over_limit.note((index,))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import PromptkitError, TemplateError, validate_file
+from promptkit import MetaTemplateError, PromptkitError, TemplateError, validate_file
 
 MODELS = Path(__file__).parents[2] / "configs" / "models"
-LLAMA3, GPT4O = MODELS / "llama3_8b_instruct.py", MODELS / "gpt_4o_api.py"
+LLAMA3, GPT4O, QWEN = MODELS / "llama3_8b_instruct.py", MODELS / "gpt_4o_api.py", MODELS / "qwen2_5_7b_instruct.py"
 
 
 def seed_examples(name: str) -> list[dict]:
@@ -59,8 +59,11 @@ def test_seed_000_fragments_are_valid_inside_a_sample(entry, write_jsonl):
 @pytest.mark.parametrize("entry", TEXT_000, ids=lambda e: e["example"]["id"])
 @pytest.mark.parametrize("model", [LLAMA3, GPT4O], ids=["llama3", "gpt4o"])
 def test_seed_000_text_samples_render_every_message_in_order(entry, model, render_records):
-    """Each text sample renders for a completion and a chat model with its message texts in order."""
+    """Each text sample renders for a completion and a chat model with its message texts in order (a sample with tools:
+    for a completion model whose chat template writes them, Qwen2.5's; Llama 3's would leave them out)."""
     sample = entry["example"]
+    if model == LLAMA3 and sample.get("tools"):
+        model = QWEN
     prompt = render_records("StandardSampleDataset", [sample], model).render(0)[0].prompt
     text = prompt if isinstance(prompt, str) else "\n".join(m["content"] for m in prompt)
     position = 0
@@ -102,7 +105,8 @@ def test_seed_000_dialogue_keeps_turns(render_records):
 
 
 def test_seed_000_agent_sample_carries_tools_for_chat_models_only(render_records):
-    """1.6.13: the system message leads; tools and tool_choice ride in the chat model's render record."""
+    """1.6.13: the system message leads; tools and tool_choice ride in the chat model's render record; a completion model
+    writes the tools with its folder's chat template, or refuses the sample when that template leaves them out."""
     sample = SAMPLES_000[-1]["example"]
     chat = render_records("StandardSampleDataset", [sample], GPT4O).render(0)[0].to_record()
     assert chat["prompt"] == [
@@ -110,9 +114,13 @@ def test_seed_000_agent_sample_carries_tools_for_chat_models_only(render_records
         {"role": "user", "content": "计算 2022 年 Q1 研发费用"},
     ]
     assert chat["tools"] == sample["tools"] and chat["tool_choice"] == "auto"
-    completion = render_records("StandardSampleDataset", [sample], LLAMA3).render(0)[0].to_record()
+    completion = render_records("StandardSampleDataset", [sample], QWEN).render(0)[0].to_record()
     assert "tools" not in completion
-    assert completion["prompt"].startswith("<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n你是一个数据分析助手<|eot_id|>")
+    assert completion["prompt"].startswith("<|im_start|>system\n你是一个数据分析助手\n\n# Tools\n")
+    assert all(tool["function"]["name"] in completion["prompt"] for tool in sample["tools"])
+    with pytest.raises(MetaTemplateError) as caught:
+        render_records("StandardSampleDataset", [sample], LLAMA3).render(0)
+    assert "leaves the tools the prompt offers out of the final input" in caught.value.message
 
 
 @pytest.mark.parametrize("entry", MEDIA_000, ids=lambda e: e["example"]["id"])

@@ -26,6 +26,8 @@ CONFIG_IDS = [str(path.relative_to(ROOT / "configs" / "models")) for path in MOD
 
 CHATML = ("<|endoftext|>", "<|im_end|>", "<|im_start|>")
 LLAMA3 = ("<|begin_of_text|>", "<|end_header_id|>", "<|eot_id|>", "<|start_header_id|>")
+#: Llama 3 with its model folder: the folder names <|end_of_text|> (eos_token_id 128001).
+LLAMA3_FOLDER = ("<|begin_of_text|>", "<|end_header_id|>", "<|end_of_text|>", "<|eot_id|>", "<|start_header_id|>")
 QWEN_TOOLS = ("</tool_call>", "</tool_response>", "</tools>", "<tool_call>", "<tool_response>", "<tools>")
 DEEPSEEK = ("<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>")
 MISTRAL_TOOLS = ("[/AVAILABLE_TOOLS]", "[/INST]", "[/TOOL_RESULTS]", "[AVAILABLE_TOOLS]", "[INST]", "[TOOL_CALLS]", "[TOOL_RESULTS]")
@@ -33,27 +35,27 @@ MISTRAL_TOOLS = ("[/AVAILABLE_TOOLS]", "[/INST]", "[/TOOL_RESULTS]", "[AVAILABLE
 #: What each bundled model config knows as its control tokens.
 EXPECTED_TOKENS = {
     "base_model.py": (),
-    "gemma2_2b_it.py": ("<bos>", "<end_of_turn>", "<start_of_turn>"),
+    "gemma2_2b_it.py": ("<bos>", "<end_of_turn>", "<eos>", "<pad>", "<start_of_turn>", "<unk>"),
     "glm4_9b_chat.py": ("<sop>", "<|assistant|>", "<|system|>", "<|user|>", "[gMASK]"),
     "gpt_4o_api.py": (),
     "internlm2_chat_7b.py": ("<s>", "<|im_end|>", "<|im_start|>"),
-    "llama3_8b_instruct.py": LLAMA3,
+    "llama3_8b_instruct.py": LLAMA3_FOLDER,
     "llava_1_5_7b.py": ("</s>", "<image>"),
-    "mistral_7b_instruct_v0_3.py": ("</s>", "<s>", "[/INST]", "[INST]"),
-    "qwen2_5_7b_instruct.py": ("<|im_end|>", "<|im_start|>"),
+    "mistral_7b_instruct_v0_3.py": ("</s>", "<s>", "<unk>", "[/INST]", "[INST]"),
+    "qwen2_5_7b_instruct.py": CHATML,
     "qwen2_vl_7b_instruct_api.py": ("<|endoftext|>", "<|im_end|>", "<|im_start|>", "<|image_pad|>", "<|video_pad|>", "<|vision_end|>", "<|vision_start|>"),
     "vllm_api_qwen2_5_7b_instruct.py": CHATML,
     "chat_template/chatml_generation.py": CHATML,
-    "chat_template/chatml_generation_meta.py": ("<|im_end|>", "<|im_start|>"),
+    "chat_template/chatml_generation_meta.py": CHATML,
     "chat_template/deepseek_v2_chat.py": DEEPSEEK,
     "chat_template/deepseek_v2_chat_meta.py": DEEPSEEK,
     "chat_template/gemma2_2b_it.py": ("<bos>", "<end_of_turn>", "<eos>", "<pad>", "<start_of_turn>", "<unk>"),
     "chat_template/llama3_1_8b_instruct.py": ("<|begin_of_text|>", "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>", "<|python_tag|>", "<|start_header_id|>"),
     "chat_template/llama3_1_8b_instruct_meta.py": LLAMA3,
-    "chat_template/llama3_8b_instruct.py": LLAMA3,
+    "chat_template/llama3_8b_instruct.py": LLAMA3_FOLDER,
     "chat_template/mistral_7b_instruct_v0_3.py": ("</s>", "<s>", "<unk>", *MISTRAL_TOOLS),
     "chat_template/phi3_mini_4k_instruct.py": ("<s>", "<unk>", "<|assistant|>", "<|endoftext|>", "<|end|>", "<|user|>"),
-    "chat_template/phi3_mini_4k_instruct_meta.py": ("<s>", "<|assistant|>", "<|end|>", "<|user|>"),
+    "chat_template/phi3_mini_4k_instruct_meta.py": ("<s>", "<unk>", "<|assistant|>", "<|endoftext|>", "<|end|>", "<|user|>"),
     "chat_template/qwen2_5_7b_instruct.py": (*QWEN_TOOLS, "<|endoftext|>", "<|im_end|>", "<|im_start|>"),
     "chat_template/qwen3_0_6b.py": ("</think>", "</tool_call>", "</tool_response>", "</tools>", "<think>", "<tool_call>", "<tool_response>", "<tools>",
                                     "<|endoftext|>", "<|im_end|>", "<|im_start|>"),

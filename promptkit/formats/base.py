@@ -52,6 +52,8 @@ T = TypeVar("T")
 
 #: The split holding every row's embedded few-shot examples.
 FEW_SHOT_SPLIT = "few_shot"
+#: How many violations a load with ``allow_bad`` names in its warnings.
+_WARNED = 10
 
 
 @dataclass(frozen=True)
@@ -273,9 +275,16 @@ class FormatDataset(ABC):
         if not report.ok:
             if not self.allow_bad:
                 raise DatasetError(
-                    f"{report.describe()}\nfix these records, or set allow_bad=True in the dataset config to skip them", file=shown
+                    f"{report.describe()}\nfix these records, or skip them: allow_bad=True in the dataset config, or --allow-bad with --format",
+                    file=shown,
                 )
-            logger.warning("skipping bad records (allow_bad=True):\n%s", report.describe(limit=len(report.violations)))
+            bad = report.bad_lines
+            logger.warning("%s: skipping %d bad record(s) of %d (allow_bad):", shown, len(bad), report.total)
+            for violation in report.violations[:_WARNED]:
+                logger.warning("%s", violation)
+            if len(report.violations) > _WARNED:
+                more = len(report.violations) - _WARNED
+                logger.warning("... and %d more violation(s): promptkit validate %s --format %s lists them all", more, shown, self.format_name)
         return [converted for _, converted in records]
 
     def calib_row(self, row: Mapping[str, Any]) -> dict[str, Any] | None:

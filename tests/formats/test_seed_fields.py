@@ -337,6 +337,20 @@ def test_an_xpert_folder_without_test_jsonl_tests_its_dataset_jsonl(tmp_path, ca
     assert [r["id"] for r in records(folder, "xpert", GPT4O)] == ["dataset_name/math_1", "dataset_name/code_1", "dataset_name/vision_1"]
 
 
+def test_validate_checks_each_file_of_a_dataset_folder(tmp_path, capsys):
+    """`promptkit validate FOLDER --format xpert` checks every split file of the folder, each with its summary."""
+    folder = _xpert_folder(tmp_path)
+    (folder / "dev.jsonl").write_text('{"id": "x", "query": "q"}\n', encoding="utf-8")
+    assert main(["validate", str(folder), "--format", "xpert"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{folder / 'dataset.jsonl'}: 3 record(s): 3 good, 0 bad, 0 violation(s)",
+        f"{folder / 'dev.jsonl'}:1: response: required field is missing",
+        f"{folder / 'dev.jsonl'}: 1 record(s): 0 good, 1 bad, 1 violation(s)",
+        f"{folder / 'test.jsonl'}: 2 record(s): 2 good, 0 bad, 0 violation(s)",
+        f"{folder / 'train.jsonl'}: 1 record(s): 1 good, 0 bad, 0 violation(s)",
+    ]
+
+
 def test_a_folder_with_no_dataset_file_is_one_error(tmp_path):
     """A folder that is not in the layout: the error names it, what it holds, and the layout."""
     folder = tmp_path / "empty_set"

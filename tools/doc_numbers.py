@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: Parts of an error message that vary per file: paths, quoted names, numbers.
 _VARYING = (
+    (re.compile(r"(?:/[\w.+-]+)+/?"), "PATH"),
     (re.compile(r"(config|file) [^,:]+[,:]"), r"\1 …:"),
     (re.compile(r"'[^']*'"), "'…'"),
     (re.compile(r'"[^"]*"'), '"…"'),

@@ -64,7 +64,9 @@ def test_render_matches_golden(model_config: Path, request, config_unavailable):
         assert not skipped, f"re-recording needs every extra: {config_unavailable(skipped[0])}"
         golden.parent.mkdir(exist_ok=True)
         golden.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-    left_out = {json.loads(line)["dataset"] for config in skipped for line in (GOLDEN.parent / f"{config.stem}.jsonl").open(encoding="utf-8")}
+    left_out = {
+        json.loads(line)["dataset"] for config in skipped for line in (GOLDEN.parent / f"{config.stem}.jsonl").read_text(encoding="utf-8").splitlines()
+    }
     expected = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines()]
     assert records == [record for record in expected if record["dataset"] not in left_out]
 

@@ -237,15 +237,16 @@ class FormatDataset(ABC):
 
     ``path`` is one ``.jsonl`` file (the splits ``train`` and ``test``), a dict
     of split name → file, or a dataset folder in XpertFormat's layout
-    (:func:`folder_splits`; relative media paths then resolve against it).  ``allow_bad=True`` skips bad records (reported as a
-    warning and in :attr:`reports`) instead of failing.  ``calib_blank`` names
-    columns emptied to derive a calibration prompt for every row (see
-    :meth:`calib_row`).  ``task_templates`` (task type → template config)
-    render the rows of those task types with their template instead of the
-    format's default one (:class:`~promptkit.templates.task_type_template.TaskTypeTemplate`); :meth:`request_fields` gives a chat request's
-    :attr:`request_columns`, :meth:`sample_fields` each record's ``sample``
-    block, and :attr:`id_column` the records' ids (hooks of
-    ``promptkit.data.hooks``).
+    (:func:`folder_splits`; relative media paths then resolve against it).
+    ``allow_bad=True`` skips bad records (reported as warnings and in
+    :attr:`reports`) instead of failing.  ``calib_blank`` names columns emptied
+    to derive a calibration prompt for every row (see :meth:`calib_row`).
+    ``task_templates`` (task type → template config) render the rows of those
+    task types with their template instead of the format's default one
+    (:class:`~promptkit.templates.task_type_template.TaskTypeTemplate`).
+    :meth:`request_fields` gives a chat request's :attr:`request_columns`,
+    :meth:`sample_fields` each record's ``sample`` block, and :attr:`id_column`
+    the records' ids (hooks of ``promptkit.data.hooks``).
     """
 
     #: The format's name: its module in ``promptkit.formats`` and its ``--format`` value.
@@ -268,7 +269,7 @@ class FormatDataset(ABC):
         task_templates: Mapping[str, Any] | None = None,
     ) -> None:
         if not isinstance(path, (str, Path, Mapping)):
-            raise ConfigError(f"path must be a .jsonl file or a dict of split name -> file (got {path!r})", key="path")
+            raise ConfigError(f"path must be a .jsonl file, a dataset folder or a dict of split name -> file (got {path!r})", key="path")
         if isinstance(path, Mapping) and FEW_SHOT_SPLIT in path:
             raise ConfigError(f"the split name {FEW_SHOT_SPLIT!r} is reserved for the records' embedded few-shot examples", key="path")
         if not isinstance(allow_bad, bool):

@@ -104,6 +104,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time each name is i
     from promptkit.templates import JinjaPromptTemplate, MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate
     from promptkit.templates._bfcl_template import BFCLTemplate
     from promptkit.templates.messages_template import MessagesTemplate
+    from promptkit.templates.task_type_template import TaskTypeTemplate
     from promptkit.testing import assert_prompts_match
     from promptkit.text.limits import TemplateLimits
     from promptkit.tokens.counters import HFTokenizer
@@ -152,6 +153,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "promptkit.templates": ("JinjaPromptTemplate", "MMPromptTemplate", "MultiTurnPromptTemplate", "PromptTemplate", "RawPromptTemplate"),
     "promptkit.templates._bfcl_template": ("BFCLTemplate",),
     "promptkit.templates.messages_template": ("MessagesTemplate",),
+    "promptkit.templates.task_type_template": ("TaskTypeTemplate",),
     "promptkit.testing": ("assert_prompts_match",),
     "promptkit.text.limits": ("TemplateLimits",),
     "promptkit.tokens.counters": ("HFTokenizer",),
@@ -233,6 +235,7 @@ __all__ = [
     "StandardSampleDataset",
     "SystemRolePolicy",
     "TaskSpecDataset",
+    "TaskTypeTemplate",
     "TemplateError",
     "TemplateLimits",
     "TokenView",

@@ -2,8 +2,8 @@
 
 A :class:`Message` has a ``role`` (``"user"``, ``"assistant"``, ``"system"``,
 …) and a ``content`` that is text or a tuple of :class:`~promptkit.Part`,
-plus the optional ``name``, ``tool_call_id`` and ``tool_calls`` of a chat
-request.  Messages are values: nothing that receives one can change it, so
+plus the optional ``name``, ``tool_call_id``, ``tool_calls`` and
+``reasoning_content`` of a chat request.  Messages are values: nothing that receives one can change it, so
 the messages of a constant prefix (a system turn, fixed shots) are built once
 and shared by every prompt.  OpenAI-style dicts exist only at the output edge:
 :meth:`Message.to_openai` and :func:`to_openai` build fresh ones.
@@ -38,6 +38,8 @@ class Message:
     name: str | None = None
     tool_call_id: str | None = None
     tool_calls: tuple[Frozen, ...] | None = None
+    #: An assistant message's reasoning, carried beside its content (DeepSeek's and vLLM's ``reasoning_content``).
+    reasoning_content: str | None = None
     #: The OpenAI dict of a message without nested lists, made once; only copies of it leave (see :func:`to_openai`).
     _openai: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -48,13 +50,15 @@ class Message:
     def to_openai(self) -> dict[str, Any]:
         """The OpenAI-style dict, fresh: ``{"role": ..., "content": ...}`` and the optional fields that are set."""
         content = self.content
-        out: dict[str, Any] = {"role": self.role, "content": content if isinstance(content, str) else [part.dump() for part in content]}
+        out: dict[str, Any] = {"role": self.role, "content": content if isinstance(content, str) else [part.to_openai() for part in content]}
         if self.name is not None:
             out["name"] = self.name
         if self.tool_call_id is not None:
             out["tool_call_id"] = self.tool_call_id
         if self.tool_calls is not None:
             out["tool_calls"] = [thaw(call) for call in self.tool_calls]
+        if self.reasoning_content is not None:
+            out["reasoning_content"] = self.reasoning_content
         return out
 
 

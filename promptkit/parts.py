@@ -20,10 +20,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MODALITIES", "Frozen", "FrozenDict", "Part", "freeze", "media_key", "thaw"]
+__all__ = ["MEDIA", "MODALITIES", "Frozen", "FrozenDict", "Part", "freeze", "media_key", "thaw"]
 
 #: The modalities of ``prompt_mm``, in the order AISBench documents them.
 MODALITIES = ("text", "image", "audio", "video")
+#: What a media part may carry: the media of ``prompt_mm``, and document files (a standardized Sample's ``file_url``
+#: parts), which a chat request carries as OpenAI's ``file`` parts (:meth:`Part.to_openai`).
+MEDIA = (*MODALITIES[1:], "file")
 
 
 def media_key(modality: str) -> str:
@@ -31,7 +34,7 @@ def media_key(modality: str) -> str:
     return f"{modality}_url"
 
 
-_MODALITY_OF_TYPE = {"text": "text", **{media_key(m): m for m in MODALITIES[1:]}}
+_MODALITY_OF_TYPE = {"text": "text", **{media_key(m): m for m in MEDIA}}
 
 
 class FrozenDict(tuple):  # type: ignore[type-arg]  # a tuple of (key, frozen value) pairs
@@ -147,6 +150,22 @@ class Part:
     def dump(self) -> dict[str, Any]:
         """A fresh copy of the part's dict, safe for the caller to change."""
         return thaw(self._frozen)  # type: ignore[no-any-return]
+
+    def to_openai(self) -> dict[str, Any]:
+        """The part as an OpenAI chat request carries it: :meth:`dump`, except that a ``file_url`` part is OpenAI's
+        ``file`` part: a ``data:`` URL (the media inlined) as its ``file_data``, any other URL as ``file_url``, with
+        the file's name when the URL has one.
+
+        >>> Part.from_dict({"type": "file_url", "file_url": {"url": "docs/report.pdf"}}).to_openai()
+        {'type': 'file', 'file': {'file_url': 'docs/report.pdf', 'filename': 'report.pdf'}}
+        """
+        if self.modality != "file":
+            return self.dump()
+        url = self.url or ""
+        if url.startswith("data:"):
+            return {"type": "file", "file": {"file_data": url}}
+        name = url.rstrip("/").rpartition("/")[2].partition("?")[0]
+        return {"type": "file", "file": {"file_url": url, **({"filename": name} if name else {})}}
 
     def _canonical(self) -> Any:
         if self._key is None:

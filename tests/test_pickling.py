@@ -10,8 +10,8 @@ import dataclasses
 import pickle
 from pathlib import Path
 
+import cloudpickle
 import pytest
-import ray.cloudpickle
 
 from promptkit import BM25Retriever, PromptkitError, Renderer, load_datasets, load_models
 from promptkit.integrations.ray import prepare
@@ -19,7 +19,8 @@ from promptkit.integrations.ray import prepare
 ROOT = Path(__file__).parents[1]
 DATASET_CONFIGS = sorted(p for p in (ROOT / "configs" / "datasets").glob("*/*.py") if "common" not in p.name)
 MODEL_CONFIGS = sorted((ROOT / "configs" / "models").glob("*.py")) + sorted((ROOT / "configs" / "models" / "chat_template").glob("*.py"))
-#: Configs that define a function themselves (``record_to_row``): it pickles by value, as Ray's cloudpickle does, not by name.
+#: Configs that define a function themselves (``record_to_row``): it pickles by value, as Ray's cloudpickle (a dependency
+#: of promptkit) does, not by name.
 DEFINE_FUNCTIONS = {"adapter_demo_gen"}
 ROWS = 2
 #: Configs whose retriever embeds every row (seconds per renderer): checked with one model of each kind, not all.
@@ -39,7 +40,7 @@ def records(renderer: Renderer) -> list[object]:
 @pytest.mark.parametrize("dataset_config", DATASET_CONFIGS, ids=lambda p: p.stem)
 def test_a_pickled_renderer_renders_the_same(dataset_config: Path):
     """A renderer of the config with each bundled model, pickled after rendering, renders the same records (errors too)."""
-    pickler = ray.cloudpickle if dataset_config.stem in DEFINE_FUNCTIONS else pickle
+    pickler = cloudpickle if dataset_config.stem in DEFINE_FUNCTIONS else pickle
     paths = [ROOT / "configs" / "models" / name for name in EMBEDS[dataset_config.stem]] if dataset_config.stem in EMBEDS else MODEL_CONFIGS
     models = [None] + [model for path in paths for model in load_models(path)]
     for model in models:
@@ -55,7 +56,7 @@ def test_a_pickled_renderer_renders_the_same(dataset_config: Path):
 @pytest.mark.parametrize("dataset_config", DATASET_CONFIGS, ids=lambda p: p.stem)
 def test_a_renderer_pickled_before_loading_loads_and_renders_the_same(dataset_config: Path):
     """Pickled before any row is loaded, the copy loads the rows itself and renders the records the original renders."""
-    pickler = ray.cloudpickle if dataset_config.stem in DEFINE_FUNCTIONS else pickle
+    pickler = cloudpickle if dataset_config.stem in DEFINE_FUNCTIONS else pickle
     for spec in load_datasets(dataset_config):
         copy = pickle.loads(pickler.dumps(Renderer(spec)))
         assert records(copy) == records(Renderer(spec)), spec.abbr

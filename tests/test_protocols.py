@@ -27,6 +27,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "MMPromptTemplate": dict(template=dict(round=[dict(role="HUMAN", prompt_mm=dict(text=dict(type="text", text="{q}")))])),
     "MultiTurnPromptTemplate": dict(template=dict(round=[dict(role="HUMAN", prompt="{q}"), dict(role="BOT", prompt="{a}")])),
     "RawPromptTemplate": dict(messages=[dict(role="user", content="{q}")]),
+    "TaskTypeTemplate": dict(templates={"qa": dict(type="PromptTemplate", template="Q: {q}")}, default=dict(type="PromptTemplate", template="{q}")),
     "FixKRetriever": dict(fix_id_list=[0]),
     "SlidingWindowRetriever": dict(k=1),
     "MDLRetriever": dict(ice_template=dict(type="PromptTemplate", template="{q}"), scorer=lambda context, prompts: [0.0] * len(prompts)),

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from promptkit.cli.progress import TerminalProgress
 
 __all__ = [
+    "check_allow_bad",
     "common",
     "controls_group",
     "file_dataset",
@@ -61,6 +62,7 @@ def common(sub: argparse.ArgumentParser) -> None:
         "data file with --format",
     )
     sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
+    sub.add_argument("--allow-bad", action="store_true", help="with --format: report the records that break the format's rules and skip them")
     sub.add_argument(
         "--model",
         metavar="MODEL_CONFIG",
@@ -175,10 +177,11 @@ def positive(text: str) -> int:
 def load_run(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | None]]:
     """The datasets (``--dataset`` applied) and models of a run."""
     overrides = Overrides(tuple(args.set), args.num_fewshot)
+    check_allow_bad(args)
     if args.format:
         if args.rows or args.data_root or overrides:
             raise ConfigError("--rows, --data-root, --set and --num-fewshot are for dataset configs; with --format, DATASET_CONFIG is itself the data file")
-        datasets = [file_dataset(args.dataset_config, args.format)]
+        datasets = [file_dataset(args.dataset_config, args.format, args.allow_bad)]
     else:
         datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows, overrides=overrides)
     if args.dataset is not None:
@@ -306,6 +309,13 @@ def terminal_progress(args: argparse.Namespace, transient: bool = False) -> Term
 
 
 
-def file_dataset(path: str, format: str) -> DatasetSpec:
-    """A data file of ``format`` as a dataset with the format's default templates (``--format``)."""
-    return build_dataset(dict(abbr=Path(path).stem, type=FORMATS[format], path=str(Path(path).resolve())))
+def check_allow_bad(args: argparse.Namespace) -> None:
+    """``--allow-bad`` goes with ``--format``: a dataset config says ``allow_bad=True`` on its format dataset."""
+    if args.allow_bad and not args.format:
+        raise ConfigError("--allow-bad is for data files read with --format; in a dataset config, set allow_bad=True on the format dataset")
+
+
+def file_dataset(path: str, format: str, allow_bad: bool = False) -> DatasetSpec:
+    """A data file (or a folder in XpertFormat's layout) of ``format`` as a dataset with the format's default templates
+    (``--format``); ``allow_bad`` skips the records that break the format's rules (``--allow-bad``)."""
+    return build_dataset(dict(abbr=Path(path).stem, type=FORMATS[format], path=str(Path(path).resolve()), allow_bad=allow_bad))

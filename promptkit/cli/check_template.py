@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Iterator
 
 from promptkit.cli.arguments import model_path_option, model_paths
+from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.frontends import load_datasets
 from promptkit.frontends.opencompass import load_models
@@ -33,6 +34,13 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("dataset_config", nargs="?", help="render this dataset's prompts (default: built-in probe conversations)")
     sub.add_argument("--count", type=int, default=5, metavar="K", help="test rows per dataset to compare (default 5)")
     model_path_option(sub)
+    sub.add_argument("--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read their data from; default: ${DATA_ROOT_ENV}")
+    sub.add_argument(
+        "--rows",
+        metavar="FILE",
+        action="append",
+        help="a data file of rows that feeds every dataset of DATASET_CONFIG instead of its own loader, as for render",
+    )
     sub.add_argument(
         "--tokens",
         action="store_true",
@@ -70,7 +78,7 @@ def _prompts(args: argparse.Namespace, model: Model) -> Iterator[tuple[str, str 
         for label, prompt in PROBES.items():
             yield label, prompt, "gen"
         return
-    for dataset in load_datasets(args.dataset_config):
+    for dataset in load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows):
         renderer = Renderer(dataset, model)
         for index in range(min(args.count, len(renderer))):
             for rendered in renderer.render(index):
@@ -149,7 +157,7 @@ def _show_tokens(args: argparse.Namespace, model: Model) -> None:
         print("  (none known: row text is passed as it is; give extra_control_tokens=[...] for a server-side chat template)")
     if args.dataset_config is None or not tokens:
         return
-    for dataset in load_datasets(args.dataset_config):
+    for dataset in load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows):
         rows = Renderer(dataset, model).test_rows
         shown = 0
         for index, row in enumerate(rows):

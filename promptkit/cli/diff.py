@@ -40,6 +40,12 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--dataset", metavar="GLOB", help="only datasets whose abbr matches this shell pattern")
     sub.add_argument("--indices", metavar="SPEC", help="test rows of each dataset, e.g. '0,3,10-19' or ':100' (default: all)")
     sub.add_argument("--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read from; default: ${DATA_ROOT_ENV}")
+    sub.add_argument(
+        "--rows",
+        metavar="FILE",
+        action="append",
+        help="a data file of rows that feeds every dataset of the configs instead of its own loader, as for render",
+    )
     sub.add_argument("--html", metavar="FILE.html", help="also write the report as one self-contained HTML page")
     sub.add_argument("--no-spans", action="store_true", help="compare final inputs whole (for models whose template rewrites the text)")
     sub.add_argument("--context", type=int, default=30, metavar="N", help="characters of unchanged text shown around a change (default 30)")
@@ -72,8 +78,10 @@ def sides(args: argparse.Namespace) -> tuple[RecordSet, RecordSet]:
     if any(records):
         if not all(records) or len(inputs) != 2:
             raise ConfigError("give two render outputs (.jsonl), or dataset configs; not one of each")
-        if models or args.dataset or args.indices or args.data_root or args.no_spans:
-            raise ConfigError("--model, --dataset, --indices, --data-root and --no-spans are for dataset configs; render files are compared as written")
+        if models or args.dataset or args.indices or args.data_root or args.rows or args.no_spans:
+            raise ConfigError(
+                "--model, --dataset, --indices, --data-root, --rows and --no-spans are for dataset configs; render files are compared as written"
+            )
         return read_records(inputs[0]), read_records(inputs[1])
     if len(inputs) == 1:
         if len(models) != 2:
@@ -90,7 +98,9 @@ def _records(args: argparse.Namespace, config: str, models: list[str]) -> list[R
     def rows(renderer: Renderer) -> list[int] | None:
         return parse_indices(args.indices, len(renderer)) if args.indices else None
 
-    return config_records([config], models, dataset=args.dataset, data_root=args.data_root, indices=rows, spans=not args.no_spans)
+    return config_records(
+        [config], models, dataset=args.dataset, data_root=args.data_root, rows=args.rows, indices=rows, spans=not args.no_spans
+    )
 
 
 def _is_records(path: str) -> bool:

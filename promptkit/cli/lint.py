@@ -1,4 +1,4 @@
-"""``promptkit lint DATASET_CONFIG [--model MODEL_CONFIG] [--rows N] [--strict]``: the findings of :func:`promptkit.linting.lint`."""
+"""``promptkit lint DATASET_CONFIG [--model MODEL_CONFIG] [--sample N] [--strict]``: the findings of :func:`promptkit.linting.lint`."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     model_path_option(sub)
     sub.add_argument("--dataset", metavar="ABBR", help="only the dataset with this abbr")
     sub.add_argument(
-        "--rows",
+        "--sample",
         type=int,
         default=DEFAULT_ROWS,
         metavar="N",
@@ -38,14 +38,21 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read their data from; default: ${DATA_ROOT_ENV}"
     )
+    sub.add_argument(
+        "--rows",
+        metavar="FILE",
+        action="append",
+        help="a data file of rows that feeds every dataset of the config instead of its own loader (as for render; SPLIT=FILE "
+        "where the front end takes it, repeatable)",
+    )
     sub.add_argument("--strict", action="store_true", help="exit 1 when a finding is an error or a warning (notes never fail)")
     sub.add_argument("--json", action="store_true", help="one JSON object per finding instead of text")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.rows < 0:
-        raise ConfigError(f"--rows must be 0 or more (got {args.rows})")
-    datasets = load_datasets(args.dataset_config, data_root=args.data_root)
+    if args.sample < 0:
+        raise ConfigError(f"--sample must be 0 or more (got {args.sample})")
+    datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows)
     if args.dataset is not None:
         datasets = [d for d in datasets if d.abbr == args.dataset]
         if not datasets:
@@ -54,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     findings: list[Finding] = []
     for model in models:
         for dataset in datasets:
-            findings.extend(lint(dataset, model, args.rows))
+            findings.extend(lint(dataset, model, args.sample))
     for finding in findings:
         print(json.dumps(finding.dump(), ensure_ascii=False) if args.json else finding)
     if not args.json:

@@ -28,6 +28,7 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from promptkit.cli._failures import DatasetFailures
 from promptkit.cli._layout import FOLD, LINE, MARKER_STYLE, TOKEN_STYLE, WRAP, Block, lay_out, piece_label, piece_style, visible, wrap
 from promptkit.cli.arguments import common, load_run, make_renderer, say, terminal_progress
 from promptkit.cli.progress import TerminalProgress
@@ -475,7 +476,7 @@ def run(args: argparse.Namespace) -> int:
     replies = load_replies(args.replies) if args.replies else None
     if args.count < 1:
         raise ConfigError(f"--count must be at least 1 (got {args.count})")
-    failed = 0
+    failures = DatasetFailures(say)
     progress = terminal_progress(args, transient=True)
     datasets, models = load_run(args)
     for dataset in datasets:
@@ -484,9 +485,9 @@ def run(args: argparse.Namespace) -> int:
         except DatasetError as error:  # a dataset whose rows cannot be read: reported, and the others still shown
             if args.debug:
                 raise
-            say(f"promptkit: error: {error}")
-            failed += 1
-    return 1 if failed else 0
+            failures.add(error)
+    failures.report()
+    return 1 if failures.count else 0
 
 
 def _preview_dataset(

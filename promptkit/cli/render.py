@@ -8,6 +8,7 @@ import sys
 from contextlib import nullcontext
 from typing import TextIO
 
+from promptkit.cli._failures import DatasetFailures
 from promptkit.cli._inputs import refuse_overwrite
 from promptkit.cli._output import AtomicFile
 from promptkit.cli.arguments import common, load_run, make_renderer, pairs, parse_indices, positive, run_inputs, say, terminal_progress
@@ -84,21 +85,21 @@ def _write_records(
         raise ConfigError(f"--spans adds to the render records; it does not combine with --as {args.as_format}")
     writer = engine_format(args.as_format) if args.as_format != "records" else None
     non_finite = NonFinite()
-    failed = 0
+    failures = DatasetFailures(say)
     for dataset, model in pairs(datasets, models):
         try:
             _write_dataset(args, dataset, model, replies, out, progress, writer, non_finite)
         except DatasetError as error:
             if args.debug or args.out is not None:
                 raise
-            say(f"promptkit: error: {error}")
-            failed += 1
+            failures.add(error)
+    failures.report()
     if writer is not None and writer.dropped:
         logging.getLogger("promptkit.records.engines").warning(
             "--as %s: %s not taken by the target API; left out of every line", args.as_format, ", ".join(writer.dropped)
         )
     non_finite.warn()
-    return failed
+    return failures.count
 
 
 def _write_dataset(

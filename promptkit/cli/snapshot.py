@@ -8,6 +8,7 @@ from pathlib import Path
 from promptkit.cli._inputs import InputFile
 from promptkit.cli.diff import write_html
 from promptkit.cli.examples import with_examples
+from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.diff import report_text
 from promptkit.diff.text import summary
 from promptkit.snapshots import Snapshot, check_snapshot, write_snapshot
@@ -27,18 +28,32 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     write.add_argument("dataset_configs", nargs="+", metavar="CONFIG", help="dataset config files")
     write.add_argument("--model", action="append", dest="models", default=[], metavar="MODEL_CONFIG", help="model config file; repeatable")
     write.add_argument("--dataset", metavar="GLOB", help="only datasets whose abbr matches this shell pattern")
+    _data_arguments(write, "pinned in the manifest: check reads them again")
     check = actions.add_parser("check", help="render the pinned configs again and compare (exit 1 when anything changed)", **with_examples("snapshot"))
     check.add_argument("directory", metavar="DIR", help="a folder `promptkit snapshot write` wrote")
     check.add_argument("--html", metavar="FILE.html", help="also write the diff as one self-contained HTML page")
     check.add_argument("--context", type=int, default=30, metavar="N", help="characters of unchanged text shown around a change (default 30)")
+    _data_arguments(check, "default: those the snapshot was written with")
+
+
+def _data_arguments(sub: argparse.ArgumentParser, rows_note: str) -> None:
+    """Where the datasets read their rows, as for render."""
+    sub.add_argument("--data-root", metavar="DIR", help=f"the folder OpenCompass's dataset classes read their data from; default: ${DATA_ROOT_ENV}")
+    sub.add_argument(
+        "--rows",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help=f"a data file of rows that feeds every dataset of the configs instead of its own loader, as for render ({rows_note})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "write":
-        count = write_snapshot(args.directory, args.dataset_configs, args.models, dataset=args.dataset)
+        count = write_snapshot(args.directory, args.dataset_configs, args.models, dataset=args.dataset, data_root=args.data_root, rows=args.rows)
         print(f"{args.directory}: {count} prompts of {len(args.dataset_configs)} config(s) x {max(len(args.models), 1)} model(s) pinned")
         return 0
-    report = check_snapshot(args.directory)
+    report = check_snapshot(args.directory, data_root=args.data_root, rows=args.rows)
     if args.html:
         snapshot = Snapshot(args.directory)
         inputs = [InputFile(Path(path), "a config of the snapshot") for path in snapshot.configs + snapshot.models]

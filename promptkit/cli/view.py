@@ -11,7 +11,7 @@ from pathlib import Path
 
 from promptkit.cli._inputs import InputFile, config_files, dataset_inputs, model_inputs, refuse_overwrite, rows_input
 from promptkit.cli._output import AtomicFile
-from promptkit.cli.arguments import file_dataset, model_path_option, model_paths, parse_indices
+from promptkit.cli.arguments import check_allow_bad, file_dataset, model_path_option, model_paths, parse_indices
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.data.progress import tracked
 from promptkit.errors import ConfigError, PromptkitError
@@ -49,6 +49,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--indices", metavar="SPEC", help="test rows of each dataset, e.g. '0,3,10-19' or ':100' (default: all)")
     sub.add_argument("--title", help="the page's title (default: the dataset configs' names)")
     sub.add_argument("--format", choices=sorted(FORMATS), help="read each DATASET_CONFIG as a data file of this format, with its default templates")
+    sub.add_argument("--allow-bad", action="store_true", help="with --format: report the records that break the format's rules and skip them")
     sub.add_argument(
         "--tokenizer", metavar="TOKENIZER_JSON", help="count tokens with this Hugging Face tokenizer.json (instead of the model config's)"
     )
@@ -102,10 +103,11 @@ def _datasets(args: argparse.Namespace) -> list[DatasetSpec]:
     """Every dataset of the configs, in order, with ``--dataset`` applied."""
     if args.format and (args.rows or args.data_root):
         raise ConfigError("--rows and --data-root are for dataset configs; with --format, DATASET_CONFIG is itself the data file")
+    check_allow_bad(args)
     datasets: list[DatasetSpec] = []
     for path in args.dataset_configs:
         if args.format:
-            datasets.append(file_dataset(path, args.format))
+            datasets.append(file_dataset(path, args.format, args.allow_bad))
         else:
             datasets += load_datasets(path, data_root=args.data_root, rows=args.rows)
     if args.dataset is None:

@@ -1,17 +1,23 @@
-"""What a dataset may add to its rows' prompts: calibration prompts, request fields, the order of the options.
+"""What a dataset may add to its rows' prompts and records: calibration prompts, request fields and parameters, the
+record's ``sample`` block, the order of the options, the rows' own ids.
 
-Both are optional: a loader that has the method takes part, a plain loader
-(``JsonlDataset``, ``RowsDataset``) simply lacks it.  The format datasets
-(``promptkit.formats``) implement them; so can any dataset ``type=``::
+All are optional: a loader that has the method (or attribute) takes part, a plain loader (``JsonlDataset``,
+``RowsDataset``) simply lacks it.  The format datasets (``promptkit.formats``) implement them; so can any dataset
+``type=``::
 
     class MyDataset:
         def load(self, base_dir): ...
         def calib_row(self, row):                 # a "mode": "calib" prompt for every row
             return {**row, "question": ""}
-        def request_fields(self, row, model_kind):  # fields a chat request carries next to its messages
+        def request_fields(self, row, model_kind):  # fields a chat request carries next to its messages (and the record)
             return {"tools": row["tools"]} if model_kind == "chat" else None
+        def sampling_params(self, row):           # the row's own request parameters, over the configs'
+            return {"temperature": row["temperature"]}
+        def sample_fields(self, row):             # what a runner scores the row's prompts with: the record's "sample"
+            return {"targets": row["targets"], "metric_name": row["metric"]}
         def permutation(self, row):               # the record's "permutation" (circular evaluation)
             return row.get("order")
+        id_column = "id"                          # the records' ids, unless reader_cfg.id_column names another
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CalibratedDataset", "PermutedDataset", "RequestFieldsDataset"]
+__all__ = ["CalibratedDataset", "IdentifiedDataset", "PermutedDataset", "RequestFieldsDataset", "SampledDataset", "ScoredDataset"]
 
 
 @runtime_checkable
@@ -37,6 +43,36 @@ class RequestFieldsDataset(Protocol):
 
     def request_fields(self, row: Mapping[str, Any], model_kind: str) -> dict[str, Any] | None:
         """The fields of ``row`` a request to a ``model_kind`` (``'chat'`` or ``'completion'``) model carries; ``None`` for none."""
+        ...
+
+
+@runtime_checkable
+class SampledDataset(Protocol):
+    """A dataset whose rows carry their own request parameters (a standardized Sample's ``sampling_params``)."""
+
+    def sampling_params(self, row: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The row's request parameters (``temperature``, ``max_tokens``, …), merged over the request block the model and
+        inferencer configs give, for every model kind; ``None`` for none."""
+        ...
+
+
+@runtime_checkable
+class ScoredDataset(Protocol):
+    """A dataset whose rows carry what a runner scores their prompts with (a task's ``targets`` and ``metric_name``)."""
+
+    def sample_fields(self, row: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The row's scoring fields, written as the ``sample`` block of each of its records; ``None`` for none."""
+        ...
+
+
+@runtime_checkable
+class IdentifiedDataset(Protocol):
+    """A dataset whose rows carry their own ids (a sample's ``id``): the records' ids, unless ``reader_cfg.id_column``
+    names another column."""
+
+    @property
+    def id_column(self) -> str:
+        """The column holding each row's id."""
         ...
 
 

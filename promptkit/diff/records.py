@@ -49,12 +49,14 @@ def config_records(
     *,
     dataset: str | None = None,
     data_root: str | Path | None = None,
+    rows: Sequence[str] | None = None,
     indices: Callable[[Renderer], Sequence[int] | None] | None = None,
     spans: bool = True,
 ) -> list[Record]:
     """The records of every dataset of ``dataset_configs`` (``dataset``: those whose abbr matches this glob) for each model
-    of ``model_configs`` (none: a completion model with no meta template); ``indices`` picks each renderer's rows."""
-    datasets = [spec for path in dataset_configs for spec in load_datasets(path, data_root=data_root)]
+    of ``model_configs`` (none: a completion model with no meta template); ``data_root`` and ``rows`` are where the
+    datasets read their rows (as ``--data-root`` and ``--rows``); ``indices`` picks each renderer's rows."""
+    datasets = [spec for path in dataset_configs for spec in load_datasets(path, data_root=data_root, rows=rows)]
     if dataset is not None:
         chosen = [spec for spec in datasets if spec.abbr is not None and fnmatchcase(spec.abbr, dataset)]
         if not chosen:
@@ -67,10 +69,10 @@ def config_records(
         for spec in datasets:
             renderer = Renderer(spec, model)
             try:
-                rows = indices(renderer) if indices is not None else None
+                picked = indices(renderer) if indices is not None else None
             except PromptkitError as error:
                 raise error.add_context(config=str(spec.config_path or ""), dataset=spec.abbr) from None
-            records += prompt_records(renderer, rows, spans=spans)
+            records += prompt_records(renderer, picked, spans=spans)
     return records
 
 

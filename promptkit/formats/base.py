@@ -42,8 +42,10 @@ __all__ = [
     "blank_last_user_text",
     "check_file",
     "choice_columns",
+    "folder_splits",
     "last_user_text",
     "record_format",
+    "unique_in_file",
 ]
 
 logger = logging.getLogger(__name__)
@@ -52,6 +54,10 @@ T = TypeVar("T")
 
 #: The split holding every row's embedded few-shot examples.
 FEW_SHOT_SPLIT = "few_shot"
+#: How many violations a load with ``allow_bad`` names in its warnings.
+_WARNED = 10
+#: Values a record's ``sample`` block leaves out: the field was not given.
+_UNSET: tuple[Any, ...] = (None, {}, [])
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,43 @@ def _json_or_schema(
     return violations_from(error, name, number, clean_loc)
 
 
+#: The split files of a dataset folder (XpertFormat's layout, seed 003 §5): the main file, then the splits.
+FOLDER_FILES = ("dataset", "train", "dev", "test")
+
+
+def folder_splits(folder: Path) -> dict[str, Path]:
+    """The splits of a dataset folder: ``dataset.jsonl`` (split ``dataset``) and ``train``/``dev``/``test.jsonl``; the
+    main file stands for ``test`` and ``train`` when the folder has no file of theirs."""
+    files = {name: folder / f"{name}.jsonl" for name in FOLDER_FILES if (folder / f"{name}.jsonl").is_file()}
+    if "test" not in files and "dataset" not in files:
+        present = sorted(path.name for path in folder.iterdir())[:10]
+        raise DatasetError(
+            f"the dataset folder holds neither dataset.jsonl nor test.jsonl (it holds {', '.join(present) or 'nothing'}); a dataset "
+            "folder has dataset.jsonl and, for splits, train.jsonl, dev.jsonl, test.jsonl (XpertFormat's layout), or give one .jsonl file",
+            file=str(folder),
+        )
+    for split in ("test", "train"):
+        if split not in files and "dataset" in files:
+            files[split] = files["dataset"]
+    return files
+
+
+def unique_in_file(field: str) -> Callable[[str, Sequence[tuple[int, Any]]], list[Violation]]:
+    """A rule across a file's records: ``field`` (each record's :attr:`RecordFormat.file_key`) holds no value twice."""
+
+    def rule(file: str, values: Sequence[tuple[int, Any]]) -> list[Violation]:
+        first_seen: dict[Any, int] = {}
+        out = []
+        for line, value in values:
+            if value in first_seen:
+                out.append(Violation(file, line, field, f"must be unique in the file (line {first_seen[value]} has it)", show(value)))
+            else:
+                first_seen[value] = line
+        return out
+
+    return rule
+
+
 def choice_columns(options: Sequence[tuple[str, str]]) -> dict[str, str]:
     """``{choices}`` (``'A. x\\nB. y'``) and ``{letters}`` (``'A,B'``) from (id, text) pairs, in order."""
     return {
@@ -192,35 +235,67 @@ def blank_last_user_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]
 class FormatDataset(ABC):
     """Base of the format loaders (``StandardSampleDataset``, ``TaskSpecDataset``, ``XpertFormatDataset``).
 
-    ``path`` is one ``.jsonl`` file (the splits ``train`` and ``test``) or a dict
-    of split name → file.  ``allow_bad=True`` skips bad records (reported as a
-    warning and in :attr:`reports`) instead of failing.  ``calib_blank`` names
-    columns emptied to derive a calibration prompt for every row (see
-    :meth:`calib_row`); :meth:`request_fields` gives a chat request's
-    :attr:`request_columns` (both hooks of ``promptkit.data.hooks``).
+    ``path`` is one ``.jsonl`` file (the splits ``train`` and ``test``), a dict
+    of split name → file, or a dataset folder in XpertFormat's layout
+    (:func:`folder_splits`; relative media paths then resolve against it).
+    ``allow_bad=True`` skips bad records (reported as warnings and in
+    :attr:`reports`) instead of failing.  ``calib_blank`` names columns emptied
+    to derive a calibration prompt for every row (see :meth:`calib_row`).
+    ``task_templates`` (task type → template config) render the rows of those
+    task types with their template instead of the format's default one
+    (:class:`~promptkit.templates.task_type_template.TaskTypeTemplate`).
+    :meth:`request_fields` gives a chat request's :attr:`request_columns`,
+    :meth:`sample_fields` each record's ``sample`` block, and :attr:`id_column`
+    the records' ids (hooks of ``promptkit.data.hooks``).
     """
 
     #: The format's name: its module in ``promptkit.formats`` and its ``--format`` value.
     format_name: ClassVar[str]
     #: dict[str, Any] columns a chat request carries next to its messages (``promptkit render`` records).
     request_columns: ClassVar[tuple[str, ...]] = ()
+    #: The column of each record's own id: the render records' ids (hook ``id_column`` of ``promptkit.data.hooks``),
+    #: unless ``reader_cfg.id_column`` names another.
+    id_column: ClassVar[str] = "id"
+    #: The columns a runner scores a row's prompts with: each record's ``sample`` block (see :meth:`sample_fields`).
+    sample_columns: ClassVar[tuple[str, ...]] = ()
+    #: The column of a row's task type, by which ``task_templates`` choose its template.
+    task_type_column: ClassVar[str] = "task_type"
 
-    def __init__(self, path: str | Mapping[str, str], allow_bad: bool = False, calib_blank: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Mapping[str, str],
+        allow_bad: bool = False,
+        calib_blank: Sequence[str] | None = None,
+        task_templates: Mapping[str, Any] | None = None,
+    ) -> None:
         if not isinstance(path, (str, Path, Mapping)):
-            raise ConfigError(f"path must be a .jsonl file or a dict of split name -> file (got {path!r})", key="path")
+            raise ConfigError(f"path must be a .jsonl file, a dataset folder or a dict of split name -> file (got {path!r})", key="path")
         if isinstance(path, Mapping) and FEW_SHOT_SPLIT in path:
             raise ConfigError(f"the split name {FEW_SHOT_SPLIT!r} is reserved for the records' embedded few-shot examples", key="path")
         if not isinstance(allow_bad, bool):
             raise ConfigError(f"allow_bad must be True or False (got {allow_bad!r})", key="allow_bad")
+        if task_templates is not None and (not isinstance(task_templates, Mapping) or not all(isinstance(key, str) for key in task_templates)):
+            raise ConfigError(f"task_templates must map task types to template configs (got {task_templates!r})", key="task_templates")
         self.path = path
         self.allow_bad = allow_bad
         self.calib_blank = check_calib_blank(calib_blank)
+        self.task_templates = dict(task_templates) if task_templates else None
         #: The validation report of each split's file, filled by :meth:`load`.
         self.reports: dict[str, ValidationReport] = {}
 
-    @abstractmethod
     def default_config(self) -> dict[str, Any]:
-        """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none."""
+        """``reader_cfg`` and ``infer_cfg`` used when the dataset config gives none: the format's own
+        (:meth:`format_config`), its prompt template chosen per row by task type when ``task_templates`` is given."""
+        config = self.format_config()
+        if self.task_templates:
+            infer = config["infer_cfg"]
+            chooser = dict(type="TaskTypeTemplate", templates=self.task_templates, default=infer["prompt_template"], column=self.task_type_column)
+            config["infer_cfg"] = {**infer, "prompt_template": chooser}
+        return config
+
+    @abstractmethod
+    def format_config(self) -> dict[str, Any]:
+        """The format's own ``reader_cfg`` and ``infer_cfg``."""
 
     @property
     def format(self) -> RecordFormat:
@@ -231,11 +306,14 @@ class FormatDataset(ABC):
         shot_rows: dict[str, dict[str, Any]] = {}
         pool: list[dict[str, Any]] = []
         shot_ids: dict[str, int] = {}
-        files = self.path.items() if isinstance(self.path, Mapping) else [("test", self.path)]
+        by_file: dict[Path, list[dict[str, Any]]] = {}
         by_name: dict[str, list[dict[str, Any]]] = {}
-        for split, file in files:
+        for split, file in self._split_files(base_dir).items():
+            if file in by_file:  # a folder's dataset.jsonl standing for a missing split: read once
+                by_name[split] = by_file[file]
+                continue
             rows = []
-            for row, keys in self._good_rows(_resolve(file, base_dir), shot_rows):
+            for row, keys in self._good_rows(file, shot_rows):
                 ids = []
                 for key in keys:
                     if key not in shot_ids:
@@ -244,11 +322,30 @@ class FormatDataset(ABC):
                     ids.append(shot_ids[key])
                 row["few_shot_ids"] = ids
                 rows.append(row)
-            by_name[str(split)] = rows
-        if not isinstance(self.path, Mapping):
-            by_name["train"] = by_name["test"]
+            by_name[split] = by_file[file] = rows
         by_name[FEW_SHOT_SPLIT] = pool
         return Splits(by_name)
+
+    def _split_files(self, base_dir: Path | None) -> dict[str, Path]:
+        """Each split's file: the dict given; one file as ``train`` and ``test``; a folder in XpertFormat's layout."""
+        if isinstance(self.path, Mapping):
+            return {str(split): _resolve(file, base_dir) for split, file in self.path.items()}
+        path = _resolve(self.path, base_dir)
+        if not path.is_dir():
+            return {"test": path, "train": path}
+        return folder_splits(path)
+
+    def data_dir(self, base_dir: Path | None) -> Path | None:
+        """The folder relative media paths resolve against: a dataset folder's own (XpertFormat's layout), else the
+        config's."""
+        if isinstance(self.path, (str, Path)):
+            try:
+                path = _resolve(self.path, base_dir)
+            except DatasetError:  # not found: loading the rows says so
+                return base_dir
+            if path.is_dir():
+                return path
+        return base_dir
 
     def _good_rows(self, path: Path, shot_rows: dict[str, dict[str, Any]]) -> list[tuple[dict[str, Any], list[str]]]:
         """Each good record's row and the keys of its few-shot examples (whose rows go into ``shot_rows``)."""
@@ -273,9 +370,16 @@ class FormatDataset(ABC):
         if not report.ok:
             if not self.allow_bad:
                 raise DatasetError(
-                    f"{report.describe()}\nfix these records, or set allow_bad=True in the dataset config to skip them", file=shown
+                    f"{report.describe()}\nfix these records, or skip them: allow_bad=True in the dataset config, or --allow-bad with --format",
+                    file=shown,
                 )
-            logger.warning("skipping bad records (allow_bad=True):\n%s", report.describe(limit=len(report.violations)))
+            bad = report.bad_lines
+            logger.warning("%s: skipping %d bad record(s) of %d (allow_bad):", shown, len(bad), report.total)
+            for violation in report.violations[:_WARNED]:
+                logger.warning("%s", violation)
+            if len(report.violations) > _WARNED:
+                more = len(report.violations) - _WARNED
+                logger.warning("... and %d more violation(s): promptkit validate %s --format %s lists them all", more, shown, self.format_name)
         return [converted for _, converted in records]
 
     def calib_row(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -286,6 +390,11 @@ class FormatDataset(ABC):
         with their own unconditioned input override this.
         """
         return blanked(row, self.calib_blank) if self.calib_blank is not None else None
+
+    def sample_fields(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The record's ``sample`` block: the row's :attr:`sample_columns` that are set (for every model kind), so that a
+        runner scores a prompt from its record alone; ``None`` when none is set."""
+        return {column: row[column] for column in self.sample_columns if row.get(column) not in _UNSET} or None
 
     def request_fields(self, row: Mapping[str, Any], model_kind: str) -> dict[str, Any] | None:
         """The row's :attr:`request_columns` that are set, for chat models; ``None`` for completion models or when none is set."""

@@ -39,9 +39,16 @@ class StandardSampleDataset(FormatDataset):
     """
 
     format_name = "standard"
+    sample_columns = ("task_type", "references", "label", "eval_config", "metadata", "data_tag", "sandbox", "golden_trajectories")
 
-    def default_config(self) -> dict[str, Any]:
+    def format_config(self) -> dict[str, Any]:
         return {**_messages_config(), "tools": dict(column="tools", choice_column="tool_choice")}
+
+    def sampling_params(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The sample's ``generation_params`` and ``sampling_params`` (they never disagree: a record where they do is
+        bad), merged over the request block of every model's records."""
+        params = {**(row.get("generation_params") or {}), **(row.get("sampling_params") or {})}
+        return params or None
 
     def calib_row(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
         unconditioned = row.get("unconditioned_input")
@@ -54,8 +61,10 @@ class TaskSpecDataset(FormatDataset):
     """Task-spec JSONL files (seed 001); rules, columns and the default template: :mod:`promptkit.formats.taskspec`."""
 
     format_name = "taskspec"
+    sample_columns = ("task_id", "category", "targets", "metric_name", "post_process", "metadata")
+    task_type_column = "category"
 
-    def default_config(self) -> dict[str, Any]:
+    def format_config(self) -> dict[str, Any]:
         # The seed's render rule: each example as prompt + " " + completion, joined by a blank line, before the prompt.
         return dict(
             reader_cfg=dict(input_columns=["question"], output_column="answer", train_split="few_shot", test_split="test"),
@@ -77,5 +86,16 @@ class XpertFormatDataset(FormatDataset):
 
     format_name = "xpert"
 
-    def default_config(self) -> dict[str, Any]:
+    def format_config(self) -> dict[str, Any]:
         return _messages_config()
+
+    def sample_fields(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The record's ``sample`` block: the reference ``response``, the structured ``answer`` (type, value,
+        explanation), ``meta`` and ``evaluation``, as the record gives them."""
+        answer = None
+        if row.get("answer_type"):
+            answer = {"type": row["answer_type"], "value": row["answer"]}
+            if row.get("explanation") is not None:
+                answer["explanation"] = row["explanation"]
+        block = {"response": row.get("response"), "answer": answer, "meta": row.get("meta"), "evaluation": row.get("evaluation")}
+        return {key: value for key, value in block.items() if value not in (None, {})} or None

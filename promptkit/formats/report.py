@@ -77,7 +77,7 @@ class ValidationReport:
         """How many records are bad, then the first ``limit`` violations, one per line."""
         lines = [f"{len(self.bad_lines)} of {self.total} record(s) break the format's rules:"] + [str(v) for v in self.violations[:limit]]
         if len(self.violations) > limit:
-            lines.append(f"... and {len(self.violations) - limit} more (run `promptkit validate` on the file for all)")
+            lines.append(f"... and {len(self.violations) - limit} more (`promptkit validate FILE --format FORMAT` lists them all)")
         return "\n".join(lines)
 
 

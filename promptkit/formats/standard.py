@@ -1,7 +1,7 @@
 """The standardized Sample (seed 000): OpenAI-style ``messages`` with content parts, options, references, embedded few-shot.
 
-Required: ``schema_version``, ``id``, ``messages`` (the seed's default
-validation).  Checked when present: message roles (system, user, assistant,
+Required: ``schema_version``, ``id`` (unique in the file), ``messages`` (the
+seed's default validation).  Checked when present: message roles (system, user, assistant,
 tool) and content parts (text, image_url, audio_url, video_url, file_url);
 ``options`` as ``{id, content}`` with unique ids; ``references`` as strings or
 ``{answer, meta}``; ``label`` equal to ``references[0]`` (its text, or the URL
@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import RecordFormat, choice_columns, last_user_text, message_text
+from promptkit.formats.base import RecordFormat, choice_columns, last_user_text, message_text, unique_in_file
 
 __all__ = ["FORMAT", "Sample"]
 
@@ -96,11 +96,19 @@ Content = Annotated[list[ContentPart], BeforeValidator(_text_as_parts)]
 
 
 class Message(BaseModel):
-    """An OpenAI-style message; extra keys (``tool_calls``, ``tool_call_id``, ``name``) are kept."""
+    """An OpenAI-style message; extra keys (``tool_calls``, ``tool_call_id``, ``name``) are kept.  An assistant
+    message's ``reasoning_content`` (its thinking, as DeepSeek's and vLLM's APIs return it) is a string."""
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True)
     role: Literal["system", "user", "assistant", "tool"]
     content: Content
+    reasoning_content: str | None = None
+
+    @model_validator(mode="after")
+    def _reasoning_on_assistant_messages(self) -> Message:
+        if self.reasoning_content is not None and self.role != "assistant":
+            raise ValueError(f"reasoning_content: only an assistant message has reasoning (this one's role is {self.role!r})")
+        return self
 
 
 def _text_as_messages(value: Any) -> Any:
@@ -217,6 +225,12 @@ class Sample(BaseModel):
 
     @model_validator(mode="after")
     def _cross_field_rules(self) -> Sample:
+        sampling = self.sampling_params or {}
+        for key, value in (self.generation_params or {}).items():
+            if key in sampling and sampling[key] != value:
+                raise ValueError(
+                    f"generation_params: {key!r} is {value!r} here and {sampling[key]!r} in sampling_params (both go into the request): give it once"
+                )
         if self.options:
             ids = [option.id for option in self.options]
             duplicate = next((i for i in ids if ids.count(i) > 1), None)
@@ -296,6 +310,25 @@ def _shot_row(shot: FewShotItem) -> dict[str, Any]:
     }
 
 
+def _tools(sample: Sample) -> list[dict[str, Any]] | None:
+    """The sample's tools, then those of its few-shot examples it does not declare (by function name): a shot that
+    calls a tool needs it declared to the model as much as the question does."""
+    tools = list(sample.tools or ())
+    names = {_tool_name(tool) for tool in tools}
+    for shot in sample.few_shot_examples or ():
+        for tool in shot.tools or ():
+            name = _tool_name(tool)
+            if name not in names:
+                names.add(name)
+                tools.append(tool)
+    return tools if sample.tools is not None or tools else None
+
+
+def _tool_name(tool: dict[str, Any]) -> Any:
+    function = tool.get("function")
+    return function.get("name") if isinstance(function, dict) else repr(sorted(tool.items(), key=str))
+
+
 def _to_row(sample: Sample) -> tuple[dict[str, Any], list[FewShotItem]]:
     messages = [dump_message(m) for m in sample.messages]
     unconditioned = [dump_message(m) for m in sample.unconditioned_input] if sample.unconditioned_input is not None else None
@@ -311,7 +344,7 @@ def _to_row(sample: Sample) -> tuple[dict[str, Any], list[FewShotItem]]:
         "references": [reference_text(r) for r in sample.references or ()],
         "label": sample.label,
         **_media(messages),
-        "tools": sample.tools,
+        "tools": _tools(sample),
         "tool_choice": sample.tool_choice,
         "unconditioned_input": unconditioned,
         "metadata": sample.metadata,
@@ -329,4 +362,6 @@ def _to_row(sample: Sample) -> tuple[dict[str, Any], list[FewShotItem]]:
 
 
 #: The standardized Sample format, compiled once (imported on first use by ``StandardSampleDataset``).
-FORMAT = RecordFormat("standard", TypeAdapter(Sample), _to_row, _shot_row, clean_loc=_without_part_tags)
+FORMAT = RecordFormat(
+    "standard", TypeAdapter(Sample), _to_row, _shot_row, file_key=lambda sample: sample.id, file_rules=unique_in_file("id"), clean_loc=_without_part_tags
+)

@@ -24,13 +24,11 @@ target), ``targets``, ``category``, ``metric_name``, ``post_process``,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from promptkit.formats.base import RecordFormat
-from promptkit.formats.report import Violation, show
+from promptkit.formats.base import RecordFormat, unique_in_file
 
 __all__ = ["FORMAT", "TaskSpec"]
 
@@ -118,16 +116,7 @@ def _shot_row(example: TaskExample) -> dict[str, Any]:
     return {"question": example.prompt, "prompt": example.prompt, "answer": example.completion, "completion": example.completion}
 
 
-def _unique_task_ids(file: str, task_ids: Sequence[tuple[int, str]]) -> list[Violation]:
-    first_seen: dict[str, int] = {}
-    out = []
-    for line, task_id in task_ids:
-        if task_id in first_seen:
-            out.append(Violation(file, line, "task_id", f"must be unique in the file (line {first_seen[task_id]} has it)", show(task_id)))
-        else:
-            first_seen[task_id] = line
-    return out
-
-
 #: The task-spec format, compiled once (imported on first use by ``TaskSpecDataset``).
-FORMAT = RecordFormat("taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, file_key=lambda task: task.task_id, file_rules=_unique_task_ids)
+FORMAT = RecordFormat(
+    "taskspec", TypeAdapter(TaskSpec), _to_row, _shot_row, file_key=lambda task: task.task_id, file_rules=unique_in_file("task_id")
+)

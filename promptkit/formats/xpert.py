@@ -1,6 +1,6 @@
 """XpertFormat JSONL (seed 003): ``query``/``response`` with optional history, files, choices, answer, meta, evaluation.
 
-Required: ``id``, ``query``, ``response`` (strings).  Checked when present:
+Required: ``id`` (unique in the file), ``query``, ``response`` (strings).  Checked when present:
 ``history`` turns (``role`` human or assistant, ``content`` a string);
 ``files`` (``path``, ``type`` image/audio/video, optional ``description``);
 ``choices`` (``{id, content}``, unique ids); ``answer`` (``type``
@@ -14,7 +14,8 @@ field is rejected, so a typo (``querry``) is caught.
 Rows: ``id``, ``question``/``query``, ``response``, ``answer`` (``answer.value``,
 else ``response``), ``answer_type``, ``explanation``, ``history`` (OpenAI
 roles: human → user), ``messages`` (history, then the query as a user message
-with the files as media parts), ``options``, ``choices``, ``letters``,
+with the files as media parts; a history that ends on a human turn has that turn's
+text open the query's message), ``options``, ``choices``, ``letters``,
 ``files``, ``images``/``audios``/``videos`` (paths), ``meta``, ``task_type``,
 ``evaluation``.  The default template renders ``messages``: history as earlier
 turns, the choices listed after the query.
@@ -26,7 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from promptkit.formats.base import RecordFormat, choice_columns
+from promptkit.formats.base import RecordFormat, choice_columns, unique_in_file
 
 __all__ = ["FORMAT", "XpertRecord"]
 
@@ -115,7 +116,13 @@ def _to_row(record: XpertRecord) -> tuple[dict[str, Any], list[Any]]:
         media[column].append(file.path)
         parts.append({"type": kind, kind: {"url": file.path}})
     parts.append({"type": "text", "text": record.query})
-    messages = [{"role": turn["role"], "content": [{"type": "text", "text": turn["content"]}]} for turn in history]
+    earlier = history
+    if history and history[-1]["role"] == "user":
+        # A history that ends on a human turn (the seed's §3.1): that turn and the query are the user's, before any
+        # answer, so they are one user message; no assistant turn is made up between them.
+        earlier = history[:-1]
+        parts.insert(0, {"type": "text", "text": history[-1]["content"]})
+    messages = [{"role": turn["role"], "content": [{"type": "text", "text": turn["content"]}]} for turn in earlier]
     messages.append({"role": "user", "content": parts})
     pairs = [(choice.id, choice.content) for choice in record.choices or ()]
     meta = record.meta.model_dump(exclude_none=True) if record.meta is not None else {}
@@ -141,4 +148,4 @@ def _to_row(record: XpertRecord) -> tuple[dict[str, Any], list[Any]]:
 
 
 #: XpertFormat, compiled once (imported on first use by ``XpertFormatDataset``).
-FORMAT = RecordFormat("xpert", TypeAdapter(XpertRecord), _to_row)
+FORMAT = RecordFormat("xpert", TypeAdapter(XpertRecord), _to_row, file_key=lambda record: record.id, file_rules=unique_in_file("id"))

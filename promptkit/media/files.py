@@ -146,6 +146,8 @@ def prepare(modality: str, data: bytes, limits: ImageLimits) -> Prepared:
     if modality == "image":
         return prepare_image(data, limits)
     mime = sniff_mime(data)
+    if modality == "file":  # a document: any type, PDF the one OpenAI's file parts take
+        return Prepared(data, mime or "application/octet-stream")
     if mime is None:
         raise MediaFileError(f"its bytes match no known {modality} format")
     if not mime.startswith(f"{modality}/"):

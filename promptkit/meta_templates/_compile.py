@@ -187,7 +187,7 @@ def plain_turn(items: tuple[Item, ...]) -> Turn | None:
     while index >= 0:
         item = items[index]
         if type(item) is RoleItem:
-            if item.begin is not None or item.end is not None or item.parts is not None or item.has_tool_fields:
+            if item.begin is not None or item.end is not None or item.parts is not None or item.has_message_fields:
                 return None
             shape.append((item.role, item.fallback_role, item.prompt is None))
             if item.prompt is not None:

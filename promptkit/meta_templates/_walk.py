@@ -57,9 +57,10 @@ class Rendered:
     prompt: str
     end: str
     parts: tuple[Part, ...] | None = None
-    #: The item's tool calls and the call it answers (see :class:`~promptkit.promptlist.RoleItem`).
+    #: The item's tool calls, the call it answers and its reasoning (see :class:`~promptkit.promptlist.RoleItem`).
     tool_calls: tuple[Frozen, ...] | None = None
     tool_call_id: str | None = None
+    reasoning_content: str | None = None
 
 
 @final
@@ -160,9 +161,10 @@ def _render_one(spec: MetaRole, item: RoleItem | None) -> Rendered:
         return Rendered(spec, spec.begin, spec.prompt or "", spec.end)
     begin = item.begin if item.begin is not None else spec.begin
     end = item.end if item.end is not None else spec.end
-    if item.tool_calls is not None or item.tool_call_id is not None:
+    if item.has_message_fields:
         prompt = item.prompt if item.prompt is not None else ""
-        return Rendered(spec, begin, "" if item.parts is not None else prompt, end, item.parts, item.tool_calls, item.tool_call_id)
+        parts = item.parts
+        return Rendered(spec, begin, "" if parts is not None else prompt, end, parts, item.tool_calls, item.tool_call_id, item.reasoning_content)
     if item.parts is not None:
         return Rendered(spec, begin, "", end, item.parts)
     prompt = item.prompt if item.prompt is not None else (spec.prompt or "")

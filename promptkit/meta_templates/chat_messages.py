@@ -15,8 +15,9 @@ adjacent user message, on a line of its own — the next message, or the
 previous one at the end of the prompt — and raises an error naming the text when that message is not a
 user message.  Whitespace-only text (separators between shots) is dropped.
 
-A turn with tool calls (or answering one: a ``TOOL`` turn) is a message of
-its own, never merged, and carries its ``tool_calls`` / ``tool_call_id``.
+A turn with tool calls (or answering one: a ``TOOL`` turn, or with its
+reasoning) is a message of its own, never merged, and carries its
+``tool_calls`` / ``tool_call_id`` / ``reasoning_content``.
 
 Contents are typed (:data:`~promptkit.messages.Content`: text or a tuple of
 parts) and never changed once built, so a builder's state can be kept and
@@ -52,8 +53,8 @@ class ApiMessages:
     tools: dict[int, ToolFields] = field(default_factory=dict)
 
 
-#: A message's ``tool_calls`` and ``tool_call_id``.
-ToolFields = tuple[tuple[Frozen, ...] | None, str | None]
+#: A message's ``tool_calls``, ``tool_call_id`` and ``reasoning_content``.
+ToolFields = tuple[tuple[Frozen, ...] | None, str | None, str | None]
 #: The api role of tool results: each is a message of its own.
 _TOOL_ROLE = "TOOL"
 
@@ -119,8 +120,8 @@ class _MessageBuilder:
             else:
                 content = _event_content(event)
                 self.text_only = False
-            if event.tool_calls is not None or event.tool_call_id is not None:
-                self.add_message(api_role, content, (event.tool_calls, event.tool_call_id))
+            if event.tool_calls is not None or event.tool_call_id is not None or event.reasoning_content is not None:
+                self.add_message(api_role, content, (event.tool_calls, event.tool_call_id, event.reasoning_content))
             else:
                 self.add_message(api_role, content)
         elif type(event) is Text and event.text.strip():
@@ -340,8 +341,8 @@ class CompiledMessages:
         if rest.tools:
             messages = list(self._messages(ApiMessages(rest.roles, rest.contents, rest.text_only), prefix))
             offset = len(prefix.head) if prefix is not None else 0
-            for index, (calls, call_id) in rest.tools.items():
-                messages[offset + index] = replace(messages[offset + index], tool_calls=calls, tool_call_id=call_id)
+            for index, (calls, call_id, reasoning) in rest.tools.items():
+                messages[offset + index] = replace(messages[offset + index], tool_calls=calls, tool_call_id=call_id, reasoning_content=reasoning)
             return tuple(messages)
         roles, contents = rest.roles, rest.contents
         if prefix is None:

@@ -386,7 +386,7 @@ def _skip_empty_and_merge(messages: tuple[Message, ...]) -> tuple[Message, ...]:
     (tool calls and tool results are kept as they are: a call with no text is not empty)."""
     merged: list[Message] = []
     for message in messages:
-        tool_fields = message.tool_calls is not None or message.tool_call_id is not None
+        tool_fields = message.tool_calls is not None or message.tool_call_id is not None or message.reasoning_content is not None
         if not message.content and not tool_fields:
             continue
         if merged and merged[-1].role == message.role and not tool_fields and message.role != "tool" and merged[-1].tool_calls is None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from promptkit.errors import ConfigError, MetaTemplateError, did_you_mean
 from promptkit.meta_templates.spec import MetaTemplate
-from promptkit.parts import MODALITIES
+from promptkit.parts import MEDIA
 
 __all__ = ["OPENAI_ROLES", "check_begin_message", "check_chat_meta", "check_placeholders"]
 
@@ -41,7 +41,7 @@ def check_placeholders(placeholders: Any) -> Mapping[str, str] | None:
     """A completion model's ``mm_placeholders``: modality → the text that stands for a media part."""
     if placeholders is None:
         return None
-    media = MODALITIES[1:]
+    media = MEDIA
     if not isinstance(placeholders, Mapping):
         raise ConfigError(f"mm_placeholders must be a dict such as dict(image='<image>') (got {placeholders!r})", key="mm_placeholders")
     for modality, text in placeholders.items():

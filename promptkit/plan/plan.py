@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from promptkit.controls import Controls
-from promptkit.data.hooks import CalibratedDataset, PermutedDataset, RequestFieldsDataset
+from promptkit.data.hooks import CalibratedDataset, IdentifiedDataset, PermutedDataset, RequestFieldsDataset, SampledDataset, ScoredDataset
 from promptkit.errors import DatasetError, PromptkitError
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, TokenCounter
@@ -123,7 +123,11 @@ class Plan:
         loader = dataset.loader
         self._calib_row = loader.calib_row if isinstance(loader, CalibratedDataset) else None
         self._dataset_fields = loader.request_fields if isinstance(loader, RequestFieldsDataset) else None
+        self._sampling_params = loader.sampling_params if isinstance(loader, SampledDataset) else None
+        self._sample_fields = loader.sample_fields if isinstance(loader, ScoredDataset) else None
         self._permutation = loader.permutation if isinstance(loader, PermutedDataset) else None
+        #: The column of the rows' ids: ``reader_cfg.id_column``, else the dataset's own (a sample's ``id``); ``None``: indices.
+        self.id_column = dataset.reader.id_column or (loader.id_column if isinstance(loader, IdentifiedDataset) else None)
         #: A chat model takes the tools in its request (and, with no model, the record does); others have them written.
         self._tools_in_request = dataset.tools is not None and (model is None or self.model.kind == "chat")
         self.output = self._output()
@@ -317,20 +321,29 @@ class Plan:
         return out
 
     def _fields(self, row: Row) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]:
-        """A row's record fields (the inferencer's, the tools a chat model's request carries, the dataset's) and the
-        fields its engine request carries (the dataset's)."""
+        """A row's record fields (the inferencer's, the tools a chat model's request carries, the dataset's request
+        fields, the dataset's ``sample`` block) and what its engine request carries over the shared request block (the
+        dataset's request fields, then the row's own sampling parameters)."""
         fields = self.inferencer.request_fields(row, self.rows.test)
+        request: Mapping[str, Any] | None = None
         if self._tools_in_request:
             assert self.dataset.tools is not None
             tools = self.dataset.tools.for_row(row)
             if tools is not None:
                 fields = {**(fields or {}), **tools}
-        if self._dataset_fields is None:
-            return fields, None
-        extra = self._dataset_fields(row, self.model.kind)
-        if not extra:
-            return fields, None
-        return {**(fields or {}), **extra}, extra
+        if self._dataset_fields is not None:
+            extra = self._dataset_fields(row, self.model.kind)
+            if extra:
+                fields, request = {**(fields or {}), **extra}, extra
+        if self._sample_fields is not None:
+            sample = self._sample_fields(row)
+            if sample:
+                fields = {**(fields or {}), "sample": sample}
+        if self._sampling_params is not None:
+            params = self._sampling_params(row)
+            if params:
+                request = {**(request or {}), **params}
+        return fields, request
 
     @property
     def permutes(self) -> bool:
@@ -344,22 +357,23 @@ class Plan:
     # -- ids ---------------------------------------------------------------------------------
     @cached_property
     def _row_ids(self) -> list[str] | None:
-        """Each test row's id from ``reader_cfg.id_column`` (checked present and unique), or ``None`` without one."""
-        column = self.dataset.reader.id_column
+        """Each test row's id from :attr:`id_column` (checked present and unique), or ``None`` without one."""
+        column = self.id_column
         if column is None:
             return None
+        named = self._id_column_named
         seen: dict[str, int] = {}
         for index, row in enumerate(self.rows.test):
             if column not in row:
-                raise DatasetError(f"reader_cfg.id_column {column!r} is missing from test row {index}; the row has {sorted(row)}", row=index, key=column)
+                raise DatasetError(f"{named} is missing from test row {index}; the row has {sorted(row)}", row=index, key=column)
             value = str(row[column])
             permutation = self.permutation(row)
             if permutation is not None:  # circular evaluation: a row's permutations share its id column
                 value = f"{value}/{permutation}"
             if value in seen:
+                fix = "fix the data, or drop id_column to number prompts by index" if self.dataset.reader.id_column else "fix the data"
                 raise DatasetError(
-                    f"reader_cfg.id_column {column!r}: test rows {seen[value]} and {index} have the same id {value!r}; "
-                    "ids must be unique (fix the data, or drop id_column to number prompts by index)",
+                    f"{named}: test rows {seen[value]} and {index} have the same id {value!r}; ids must be unique ({fix})",
                     row=index,
                     key=column,
                 )
@@ -373,11 +387,18 @@ class Plan:
             return f"{self.dataset.abbr}/{index}"
         if index >= 0:
             return ids[index]
-        column = self.dataset.reader.id_column
+        column = self.id_column
         assert column is not None  # ids are None without it
         if column not in row:
-            raise DatasetError(f"reader_cfg.id_column {column!r} is missing from the given row; the row has {sorted(row)}", key=column)
+            raise DatasetError(f"{self._id_column_named} is missing from the given row; the row has {sorted(row)}", key=column)
         return f"{self.dataset.abbr}/{row[column]}"
+
+    @property
+    def _id_column_named(self) -> str:
+        """The id column as messages name it: the config's key, or the dataset's own column."""
+        if self.dataset.reader.id_column is not None:
+            return f"reader_cfg.id_column {self.id_column!r}"
+        return f"the dataset's id column {self.id_column!r}"
 
     # -- shots within max_seq_len ----------------------------------------------------------------
     @cached_property

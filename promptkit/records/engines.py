@@ -7,7 +7,8 @@ prompt (docs/cli.md shows both shapes):
   ``/v1/chat/completions`` as ``messages``, completion strings to ``/v1/completions`` as ``prompt``;
   the body has the request block's ``model`` and the parameters OpenAI's API takes. Audio parts
   become OpenAI's ``input_audio`` (``{"data": base64, "format": "wav" | "mp3"}``), which needs the
-  media inlined (``media=dict(mode='inline')``); images must be ``http(s)`` or inlined ``data:`` URLs.
+  media inlined (``media=dict(mode='inline')``); images must be ``http(s)`` or inlined ``data:`` URLs,
+  files (OpenAI's ``file`` parts) inlined ``data:`` URLs (``file_data``).
 * :class:`VLLMRequests` — ``{"custom_id", "model", "prompts" | "messages", "sampling_params",
   "tokenization_kwargs" | "tools"}``: the keyword arguments of ``LLM.generate`` / ``LLM.chat``
   (``sampling_params`` as the fields of ``SamplingParams``); the body for vLLM's OpenAI-compatible
@@ -219,7 +220,16 @@ def _openai_part(part: Mapping[str, Any], where: str) -> dict[str, Any]:
             )
         value = part["image_url"]
         return {"type": "image_url", "image_url": dict(value) if isinstance(value, Mapping) else {"url": value}}
-    raise ConfigError(f"prompt {where!r}: OpenAI's chat API has no {kind!r} content part (it takes text, image_url and input_audio)")
+    if kind == "file":
+        file = part.get("file")
+        if isinstance(file, Mapping) and "file_data" in file:
+            return {"type": "file", "file": dict(file)}
+        given = file.get("file_url") if isinstance(file, Mapping) else file
+        raise ConfigError(
+            f"prompt {where!r}: OpenAI's chat API takes a file as its base64 data (file_data), not {given!r}; inline the media "
+            "(media=dict(mode='inline') in the dataset config)"
+        )
+    raise ConfigError(f"prompt {where!r}: OpenAI's chat API has no {kind!r} content part (it takes text, image_url, input_audio and file)")
 
 
 def _url(part: Mapping[str, Any], key: str) -> str:

@@ -51,6 +51,8 @@ class Snapshot:
         self.configs: list[str] = [str(self.directory / path) for path in data.get("configs", [])]
         self.models: list[str] = [str(self.directory / path) for path in data.get("models", [])]
         self.dataset: str | None = data.get("dataset")
+        #: The ``--rows`` the snapshot was written with (``SPLIT=FILE`` kept), their files relative to the folder.
+        self.rows: list[str] = [_rows_at(entry, self.directory) for entry in data.get("rows", [])]
 
     def _check_format(self) -> None:
         data = self.manifest
@@ -84,7 +86,8 @@ class Snapshot:
         configs = [os.path.relpath(self.directory / path) for path in self.manifest.get("configs", [])]
         models = [f"--model {os.path.relpath(self.directory / path)}" for path in self.manifest.get("models", [])]
         dataset = [f"--dataset '{self.manifest['dataset']}'"] if self.manifest.get("dataset") else []
-        return " ".join(["promptkit snapshot write", str(self.directory), *configs, *models, *dataset])
+        rows = [f"--rows {_rows_relative(entry, Path.cwd(), self.directory)}" for entry in self.manifest.get("rows", [])]
+        return " ".join(["promptkit snapshot write", str(self.directory), *configs, *models, *dataset, *rows])
 
     def records(self) -> RecordSet:
         """The pinned records, in the manifest's file order, each placed by file and line for messages."""
@@ -105,9 +108,18 @@ class Snapshot:
 
 
 def write_snapshot(
-    directory: str | Path, dataset_configs: Sequence[str | Path], model_configs: Sequence[str | Path] = (), *, dataset: str | None = None
+    directory: str | Path,
+    dataset_configs: Sequence[str | Path],
+    model_configs: Sequence[str | Path] = (),
+    *,
+    dataset: str | None = None,
+    data_root: str | Path | None = None,
+    rows: Sequence[str] = (),
 ) -> int:
     """Render every dataset of ``dataset_configs`` for each model and pin the records in ``directory``; how many.
+
+    ``data_root`` and ``rows`` are where the datasets read their rows (``--data-root``, ``--rows``); the rows files are
+    pinned in the manifest (``check`` reads them again), the data root is not: it is the checking machine's.
 
     ``directory`` is created, or replaced as a whole when it is a snapshot already (:mod:`promptkit.snapshots.folder`:
     the old snapshot stays as it was until the new one is complete; files its manifest does not name are kept,
@@ -126,7 +138,7 @@ def write_snapshot(
         )
     existed = folder.is_dir()
     dropped = pinned_files(folder, _read_manifest(folder, strict=False)) if (folder / MANIFEST).is_file() else []
-    records = config_records(dataset_configs, model_configs, dataset=dataset)
+    records = config_records(dataset_configs, model_configs, dataset=dataset, data_root=data_root, rows=list(rows) or None)
     files: dict[str, list[Record]] = {}
     for record in records:
         name = f"{_safe(record.get('dataset'))}/{_safe(record.get('model') or _NO_MODEL)}.jsonl"
@@ -138,6 +150,7 @@ def write_snapshot(
         "configs": [_relative(path, folder) for path in dataset_configs],
         "models": [_relative(path, folder) for path in model_configs],
         "dataset": dataset,
+        "rows": [_rows_relative(entry, folder) for entry in rows],
         "files": {name: len(group) for name, group in files.items()},
     }
 
@@ -166,11 +179,13 @@ def write_snapshot(
     return len(records)
 
 
-def check_snapshot(directory: str | Path) -> DiffReport:
-    """The snapshot's configs rendered again and compared, record by record, with the pinned records."""
+def check_snapshot(directory: str | Path, *, data_root: str | Path | None = None, rows: Sequence[str] = ()) -> DiffReport:
+    """The snapshot's configs rendered again and compared, record by record, with the pinned records: from ``rows``
+    when given, else from the rows files the snapshot was written with, else from each dataset's own data (under
+    ``data_root``)."""
     snapshot = Snapshot(directory)
     pinned = snapshot.records()
-    now = config_records(snapshot.configs, snapshot.models, dataset=snapshot.dataset)
+    now = config_records(snapshot.configs, snapshot.models, dataset=snapshot.dataset, data_root=data_root, rows=list(rows or snapshot.rows) or None)
     # As the snapshot holds them: NaN and Infinity are written as null (promptkit.records.json_text), and compare so.
     return diff_records(pinned, RecordSet("rendered now", [finite(record) for record in now]), fields=True)
 
@@ -234,6 +249,26 @@ def _safe(name: object) -> str:
 
 def _relative(path: str | Path, folder: Path) -> str:
     return Path(os.path.relpath(Path(path).resolve(), folder.resolve())).as_posix()
+
+
+def _rows_relative(entry: str, folder: Path, base: Path | None = None) -> str:
+    """A ``--rows`` entry (``FILE`` or ``SPLIT=FILE``) with its file relative to ``folder`` (``base``: the folder a pinned
+    entry's file is relative to; ``None``: the current folder)."""
+    split, file = _split_rows(entry, base)
+    return split + _relative(base / file if base is not None else file, folder)
+
+
+def _rows_at(entry: str, folder: Path) -> str:
+    """A pinned ``--rows`` entry with its file as a path from the current folder."""
+    split, file = _split_rows(entry, folder)
+    return split + str(folder / file)
+
+
+def _split_rows(entry: str, base: Path | None) -> tuple[str, str]:
+    """``('SPLIT=', 'FILE')`` of a ``SPLIT=FILE`` entry, ``('', entry)`` of a file (whose name may hold ``=`` too)."""
+    split, sep, file = entry.partition("=")
+    exists = (base / entry if base is not None else Path(entry)).exists()
+    return (split + sep, file) if sep and not exists else ("", entry)
 
 
 def _version() -> str:

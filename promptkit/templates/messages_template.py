@@ -28,10 +28,12 @@ PromptList([
   </round>
 ])
 
-A message with image, audio or video parts becomes a multimodal turn: its
-parts, in order (a chat model sends them as content parts; a completion model
-writes its ``mm_placeholders`` and lists the media).  A ``file_url`` part has no
-modality a model template knows, so it is refused rather than dropped.
+A message with image, audio, video or file parts becomes a multimodal turn: its
+parts, in order (a chat model sends them as content parts, a ``file_url`` part as
+OpenAI's ``file`` part; a completion model writes its ``mm_placeholders`` and lists
+the media, so a file needs ``mm_placeholders=dict(file=...)``).  An assistant
+message's ``reasoning_content`` travels with its turn to a chat model (and to a
+chat template, which may render it).
 """
 
 from __future__ import annotations
@@ -41,14 +43,14 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from promptkit.errors import TemplateError
-from promptkit.parts import MODALITIES, Part, freeze, media_key
+from promptkit.parts import MEDIA, Part, freeze, media_key
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 from promptkit.templates.protocol import Prompt
 
 __all__ = ["MessagesTemplate"]
 
 _ROLES = {"system": "SYSTEM", "user": "HUMAN", "assistant": "BOT", "tool": "TOOL"}
-_PART_TYPES = ("text", *(media_key(modality) for modality in MODALITIES[1:]))
+_PART_TYPES = ("text", *(media_key(modality) for modality in MEDIA))
 _BEGIN = (Marker("begin", "begin"), Marker("begin", "end"))
 _ROUND = (Marker("round", "begin"), Marker("round", "end"))
 _ICE = (Marker("ice", "begin"), Marker("ice", "end"))
@@ -157,34 +159,33 @@ def _turn(message: Any, index: int, column: str) -> RoleItem:
     role = _ROLES.get(message["role"])
     if role is None:
         raise TemplateError(f"{where} has role {message['role']!r}; MessagesTemplate renders the roles {', '.join(_ROLES)}", key=where)
+    reasoning = message.get("reasoning_content")
+    if reasoning is not None and (role != "BOT" or not isinstance(reasoning, str)):
+        raise TemplateError(f"{where}: reasoning_content must be a string on an assistant message (got {reasoning!r} on {message['role']!r})", key=where)
     if calls is not None or message.get("tool_call_id") is not None:
-        return _tool_turn(message, role, calls, where)
+        return _tool_turn(message, role, calls, where, reasoning)
     # A model without a SYSTEM role gets system text as a user turn, as the bundled chat configs do.
     fallback = "HUMAN" if role == "SYSTEM" else None
     content = message["content"]
     if isinstance(content, str):
-        return RoleItem(role, content, fallback)
+        return RoleItem(role, content, fallback, reasoning_content=reasoning)
     if not isinstance(content, Sequence) or not all(isinstance(part, Mapping) for part in content):
         raise TemplateError(f"{where} content must be a str or a list of content parts (dicts with 'type'), got {content!r}", key=where)
     for number, part in enumerate(content):
         if part.get("type") == "text" and not isinstance(part.get("text"), str):
             raise TemplateError(f"{where} part {number} is a text part without a 'text' string (got {dict(part)!r})", key=where)
     if all(part.get("type") == "text" for part in content):
-        return RoleItem(role, "\n".join(part["text"] for part in content), fallback)
+        return RoleItem(role, "\n".join(part["text"] for part in content), fallback, reasoning_content=reasoning)
     parts = []
     for part in content:
         kind = part.get("type")
         if kind not in _PART_TYPES:
-            raise TemplateError(
-                f"{where} has a {kind!r} part; a prompt carries text, image_url, audio_url and video_url parts "
-                "(a file has no modality in the models' meta templates: extract its text into the message)",
-                key=where,
-            )
+            raise TemplateError(f"{where} has a {kind!r} part; a prompt carries text, image_url, audio_url, video_url and file_url parts", key=where)
         parts.append(Part.from_dict(part))
-    return RoleItem(role, None, fallback, parts=tuple(parts))
+    return RoleItem(role, None, fallback, parts=tuple(parts), reasoning_content=reasoning)
 
 
-def _tool_turn(message: Mapping[str, Any], role: str, calls: Any, where: str) -> RoleItem:
+def _tool_turn(message: Mapping[str, Any], role: str, calls: Any, where: str, reasoning: str | None) -> RoleItem:
     """An assistant turn with tool calls, or a tool's result answering one (``tool_call_id``)."""
     if calls is not None and (role != "BOT" or not isinstance(calls, Sequence) or isinstance(calls, str) or not all(isinstance(c, Mapping) for c in calls)):
         raise TemplateError(f"{where}: tool_calls must be a list of tool-call dicts on an assistant message (got {calls!r} on {message['role']!r})", key=where)
@@ -200,4 +201,5 @@ def _tool_turn(message: Mapping[str, Any], role: str, calls: Any, where: str) ->
         text = "\n".join(part["text"] for part in content)
     else:
         raise TemplateError(f"{where}: a tool call's or a tool result's content must be text (got {content!r})", key=where)
-    return RoleItem(role, text, tool_calls=tuple(freeze(call) for call in calls) if calls is not None else None, tool_call_id=call_id)
+    calls_frozen = tuple(freeze(call) for call in calls) if calls is not None else None
+    return RoleItem(role, text, tool_calls=calls_frozen, tool_call_id=call_id, reasoning_content=reasoning)

@@ -170,7 +170,7 @@ def test_a_file_of_two_models_against_one_says_so(tmp_path, capsys):
         ([BASE, "--model", MODEL], "one dataset config compares two models: give --model twice (got 1)"),
         ([BASE, CONFIGS / "system.py", "--model", MODEL, "--model", MODEL], "two dataset configs are compared for one model: give --model once at most (got 2)"),
         ([BASE, "a.jsonl"], "give two render outputs (.jsonl), or dataset configs; not one of each"),
-        (["a.jsonl", "b.jsonl", "--model", MODEL], "--model, --dataset, --indices, --data-root and --no-spans are for dataset configs; render files are compared as written"),
+        (["a.jsonl", "b.jsonl", "--model", MODEL], "--model, --dataset, --indices, --data-root, --rows and --no-spans are for dataset configs; render files are compared as written"),
         ([BASE, BASE, BASE], f"diff compares two things; got 3 inputs: {BASE} {BASE} {BASE}"),
         (["a.jsonl", "b.jsonl"], "file a.jsonl: records file a.jsonl not found"),
         ([BASE, CONFIGS / "system.py", "--dataset", "mmlu*"], "no dataset abbr matches 'mmlu*'; the configs have 'sums'"),

@@ -593,13 +593,15 @@ def test_absolute_path_is_used_as_it_is(tmp_path: Path) -> None:
 
 
 def test_missing_file_names_the_file_and_the_way_to_give_the_data(tmp_path: Path) -> None:
-    """A missing data file is a DatasetError naming the file looked for and saying to pass --data-root or set COMPASS_DATA_CACHE."""
+    """A missing data file is a DatasetError naming the file looked for, the data root given, and the ways on (another
+    --data-root, or --rows)."""
     with pytest.raises(DatasetError) as raised:
         OPENCOMPASS_DATASETS["MMLUDataset"](path="opencompass/mmlu", name="anatomy", data_root=tmp_path).load()
     looked_for = tmp_path / "data/mmlu/dev/anatomy_dev.csv"
     assert str(raised.value) == (
-        f"file {looked_for}: MMLUDataset: data file not found: {looked_for}; pass --data-root DIR "
-        "(the folder holding OpenCompass's data/ folder) or set COMPASS_DATA_CACHE"
+        f"file {looked_for}: MMLUDataset: data file not found: {looked_for}; the data root is {tmp_path} (--data-root): pass as "
+        "--data-root the folder that holds OpenCompass's data/ folder, or give the rows with --rows FILE.jsonl (rows for every "
+        "dataset of the config)"
     )
 
 

@@ -126,7 +126,7 @@ def test_bad_record_aborts_the_load_with_the_report(fmt, tmp_path):
         len(renderer)
     message = str(caught.value)
     assert f"1 of {line} record(s) break the format's rules:\n{mixed}:{line}: {EXPECTED[fmt][2].split(': ', 1)[1]}" in message
-    assert message.endswith("fix these records, or set allow_bad=True in the dataset config to skip them")
+    assert message.endswith("fix these records, or skip them: allow_bad=True in the dataset config, or --allow-bad with --format")
 
 
 @pytest.mark.parametrize("fmt", TWINS)
@@ -153,7 +153,7 @@ def test_allow_bad_keeps_every_good_record_once(fmt, tmp_path, caplog):
 
     assert [row["id"] for row in rows] == [record_id(mixed_lines[n - 1]) for n in report.good_lines]
     assert {record_id(line) for line in good_lines} <= {row["id"] for row in rows}
-    assert "skipping bad records (allow_bad=True)" in caplog.text
+    assert f"{mixed}: skipping {len(report.bad_lines)} bad record(s) of {report.total} (allow_bad):" in caplog.text
 
 
 @pytest.mark.parametrize("fmt", TWINS)

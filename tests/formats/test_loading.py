@@ -145,7 +145,11 @@ def test_tools_are_request_fields_of_chat_records_and_of_records_without_a_model
     chat = render_records("StandardSampleDataset", [record], GPT4O).render(0)[0]
     assert chat.to_record()["tool_choice"] == {"type": "function", "function": {"name": "f"}}
     bare = render_records("StandardSampleDataset", [record]).render(0)[0]
-    assert bare.request_fields == {"tools": [{"type": "function", "function": {"name": "f"}}], "tool_choice": {"type": "function", "function": {"name": "f"}}}
+    assert bare.request_fields == {
+        "tools": [{"type": "function", "function": {"name": "f"}}],
+        "tool_choice": {"type": "function", "function": {"name": "f"}},
+        "sample": {"references": ["4"]},
+    }
 
 
 def test_import_promptkit_does_not_compile_the_format_schemas():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from promptkit import MetaTemplateError, PromptkitError, TemplateError, validate_file
+from promptkit import MetaTemplateError, PromptkitError, validate_file
 
 MODELS = Path(__file__).parents[2] / "configs" / "models"
 LLAMA3, GPT4O, QWEN = MODELS / "llama3_8b_instruct.py", MODELS / "gpt_4o_api.py", MODELS / "qwen2_5_7b_instruct.py"
@@ -125,18 +125,18 @@ def test_seed_000_agent_sample_carries_tools_for_chat_models_only(render_records
 
 @pytest.mark.parametrize("entry", MEDIA_000, ids=lambda e: e["example"]["id"])
 def test_seed_000_media_samples_render_their_parts_for_chat_models(entry, render_records):
-    """Image, audio and video samples reach a chat model as their content parts, in order; a file part is refused, not dropped."""
+    """Image, audio, video and file samples reach a chat model as their content parts, in order (a file as OpenAI's file part)."""
     sample = entry["example"]
     renderer = render_records("StandardSampleDataset", [sample], GPT4O)
     row = renderer.test_rows[0]
     urls = [p[p["type"]]["url"] for m in sample["messages"] for p in m["content"] if p["type"] in MEDIA]
     assert row["images"] + row["audios"] + row["videos"] + row["files"] == urls
-    if row["files"]:
-        with pytest.raises(TemplateError, match=r"messages\[0\] has a 'file_url' part; a prompt carries text, image_url, audio_url and video_url parts"):
-            renderer.render(0)
-        return
     messages = renderer.render(0)[0].prompt
-    assert messages[0] == {"role": "user", "content": sample["messages"][0]["content"]}
+    openai = [
+        {"type": "file", "file": {"file_url": p["file_url"]["url"], "filename": p["file_url"]["url"].rpartition("/")[2]}} if p["type"] == "file_url" else p
+        for p in sample["messages"][0]["content"]
+    ]
+    assert messages[0] == {"role": "user", "content": openai}
 
 
 def test_seed_000_image_sample_needs_a_placeholder_in_a_completion_model(render_records):
@@ -238,16 +238,12 @@ def test_seed_003_choice_answer_fragment_needs_the_choices_fragment(write_jsonl)
 
 
 def test_seed_003_history_fragment_renders_as_earlier_turns(render_records):
-    """3.1: history turns (human → user) come before the query."""
+    """3.1: history turns (human → user) come before the query; the history's last human turn opens the query's message."""
     record = {**XPERT_MINIMAL, **XPERT_FRAGMENTS["3.1"]}
     assert render_records("XpertFormatDataset", [record], GPT4O).render(0)[0].prompt == [
         {"role": "user", "content": "你好，请介绍一下自己"},
         {"role": "assistant", "content": "我是一个AI助手，可以回答您的问题"},
-        # The fragment's history ends with a human turn, so the query is a second user turn in a row: the meta
-        # template renders every role of each turn (as OpenCompass does), hence the empty assistant message.
-        {"role": "user", "content": "你能做什么?"},
-        {"role": "assistant", "content": ""},
-        {"role": "user", "content": "问题文本"},
+        {"role": "user", "content": "你能做什么?\n问题文本"},
     ]
 
 

@@ -14,11 +14,12 @@ import warnings
 from pathlib import Path
 
 import pytest
-import ray
-from ray.data.expressions import col
 
 from promptkit import ConfigError, DatasetError, MissingDependencyError, Renderer, build_dataset, build_model, load_datasets, load_models
 from promptkit.integrations.ray import Preprocess, records, render_dataset, rows_dataset, sampling_params
+
+ray = pytest.importorskip("ray")
+col = pytest.importorskip("ray.data.expressions").col
 
 ROOT = Path(__file__).parents[2]
 ROWS = 10_000

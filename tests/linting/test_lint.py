@@ -177,10 +177,10 @@ def test_cli_json_gives_one_object_per_finding(capsys):
     }
 
 
-def test_cli_bad_rows_is_an_error(capsys):
-    """--rows -1 is bad input: one error line, exit 1."""
-    assert main(["lint", str(HAZARDS), "--rows", "-1"]) == 1
-    assert capsys.readouterr().err == "promptkit: error: --rows must be 0 or more (got -1)\n"
+def test_cli_bad_sample_is_an_error(capsys):
+    """--sample -1 is bad input: one error line, exit 1."""
+    assert main(["lint", str(HAZARDS), "--sample", "-1"]) == 1
+    assert capsys.readouterr().err == "promptkit: error: --sample must be 0 or more (got -1)\n"
 
 
 DATASET_CONFIGS = sorted(p for p in (ROOT / "configs" / "datasets").glob("*/*.py") if "common" not in p.name)

@@ -62,7 +62,7 @@ def test_completion_model_with_placeholders_returns_the_media_in_order():
 
 
 def test_mm_placeholders_are_checked():
-    with pytest.raises(ConfigError, match=r"mm_placeholders has the key 'imgae'; its keys are modalities: image, audio, video \(did you mean 'image'\?\)"):
+    with pytest.raises(ConfigError, match=r"mm_placeholders has the key 'imgae'; its keys are modalities: image, audio, video, file \(did you mean 'image'\?\)"):
         CompletionModel(mm_placeholders=dict(imgae="<image>"))
     with pytest.raises(ConfigError, match=r"mm_placeholders\['image'\] must be a str"):
         CompletionModel(mm_placeholders=dict(image=None))

@@ -30,7 +30,7 @@ CATALOGUE = {
     "unknown_type": (
         config(f"prompt_template=dict(type='PromptTemplat', template='{{question}}'), retriever=dict(type='ZeroRetriever'), {GEN}"),
         "key 'infer_cfg.prompt_template.type': unknown template type 'PromptTemplat' (did you mean 'PromptTemplate'?); known template types: "
-        "JinjaPromptTemplate, MMPromptTemplate, MessagesTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate",
+        "JinjaPromptTemplate, MMPromptTemplate, MessagesTemplate, MultiTurnPromptTemplate, PromptTemplate, RawPromptTemplate, TaskTypeTemplate",
     ),
     "missing_round": (
         config(f"prompt_template=dict(type='PromptTemplate', template=dict(begin=[dict(role='HUMAN', prompt='{{question}}')])), retriever=dict(type='ZeroRetriever'), {GEN}"),

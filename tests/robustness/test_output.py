@@ -316,8 +316,12 @@ def test_a_data_path_that_is_a_folder(run_dir):
         f"promptkit: error: config {run_dir / 'ds.py'}, dataset 'qa', file {run_dir / 'folder.jsonl'}: "
         "the data path is a folder; give the path of a .jsonl, .json or .csv file in it\n"
     )
+    # A format reads a folder in XpertFormat's layout; a folder that is not one is one line naming what it misses.
     result = promptkit_cli("render", run_dir / "folder.jsonl", "--format", "standard")
-    assert result.stderr.endswith(f"file {run_dir / 'folder.jsonl'}: the data path is a folder; give the path of a .jsonl file in it\n")
+    assert result.stderr.endswith(
+        f"file {run_dir / 'folder.jsonl'}: the dataset folder holds neither dataset.jsonl nor test.jsonl (it holds nothing); a dataset "
+        "folder has dataset.jsonl and, for splits, train.jsonl, dev.jsonl, test.jsonl (XpertFormat's layout), or give one .jsonl file\n"
+    )
 
 
 @pytest.mark.parametrize(

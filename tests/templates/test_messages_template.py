@@ -39,14 +39,16 @@ def test_media_parts_make_a_multimodal_turn_with_choices_last():
         {"type": "image_url", "image_url": {"url": "a.png"}}, {"type": "text", "text": "what?"}, {"type": "text", "text": "\nA. cat\nB. dog"}]
 
 
-def test_file_part_is_refused_not_dropped():
-    """A file part is an error naming the message, instead of vanishing from the prompt."""
+def test_file_part_is_a_part_of_the_turn():
+    """A file part is a content part of its turn, in order, like an image; an unknown part type is an error naming the message."""
     row = {"messages": [{"role": "user", "content": [{"type": "file_url", "file_url": {"url": "a.pdf"}}, {"type": "text", "text": "sum?"}]}]}
+    [turn, _] = [item for item in MessagesTemplate().render(row).items if isinstance(item, RoleItem)]
+    assert [part.dump() for part in turn.parts] == row["messages"][0]["content"]
+    row["messages"][0]["content"][0] = {"type": "input_file", "file_id": "f-1"}
     with pytest.raises(TemplateError) as caught:
         MessagesTemplate().render(row)
     assert str(caught.value) == (
-        "key 'messages[0]': messages[0] has a 'file_url' part; a prompt carries text, image_url, audio_url and video_url parts "
-        "(a file has no modality in the models' meta templates: extract its text into the message)"
+        "key 'messages[0]': messages[0] has a 'input_file' part; a prompt carries text, image_url, audio_url, video_url and file_url parts"
     )
 
 

@@ -1,9 +1,9 @@
 """The HTML view in a real browser: Debian's chromium driven by playwright, on pages `promptkit view` writes.
 
 No browser is downloaded: the system's ``chromium`` runs headless with a fresh
-profile and no network features.  Without it the tests are skipped locally;
-``.ci/run`` installs it and sets ``PROMPTKIT_REQUIRE_BROWSER=1``, which turns a
-missing browser into a failure.  ``PROMPTKIT_WRITE_SCREENSHOT=1`` also writes
+profile and no network features.  Without it (or without playwright, of the
+``test-full`` extra) the tests are skipped locally; ``.ci/run`` installs both and
+sets ``PROMPTKIT_REQUIRE_EXTRAS=1``, which turns a missing browser into a failure.  ``PROMPTKIT_WRITE_SCREENSHOT=1`` also writes
 the README's screenshot, docs/images/view.png.
 """
 
@@ -39,7 +39,7 @@ def _missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "playwright is not installed (pip install 'promptkit[test]')"
+        return "playwright is not installed (pip install '.[test-full]', and apt-get install chromium)"
     if CHROMIUM is None:
         return "no chromium on PATH (apt-get install chromium)"
     return None
@@ -50,8 +50,8 @@ def browser(tmp_path_factory):
     """A headless chromium context with a fresh profile, shared by the module's tests."""
     reason = _missing()
     if reason is not None:
-        if os.environ.get("PROMPTKIT_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"PROMPTKIT_REQUIRE_BROWSER=1 but {reason}")
+        if os.environ.get("PROMPTKIT_REQUIRE_EXTRAS") == "1":
+            pytest.fail(f"PROMPTKIT_REQUIRE_EXTRAS=1 but {reason}")
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 

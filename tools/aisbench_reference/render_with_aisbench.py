@@ -35,15 +35,18 @@ from typing import Any
 import datasets
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reference_rows import RowsError, load_jsonl, write_jsonl  # noqa: E402  (tools/, shared with the other harness)
 from ais_bench.benchmark.datasets import BFCLDataset
 from ais_bench.benchmark.datasets.base import BaseDataset
 from ais_bench.benchmark.models import APITemplateParser
-from ais_bench.benchmark.openicl.icl_inferencer import BFCLV3FunctionCallInferencer
+
 # Registers LMMGenInferencer, which the icl_inferencer package does not import.
-from ais_bench.benchmark.openicl.icl_inferencer import icl_lmm_gen_inferencer  # noqa: F401,E402
+from ais_bench.benchmark.openicl.icl_inferencer import (
+    BFCLV3FunctionCallInferencer,
+    icl_lmm_gen_inferencer,  # noqa: F401,E402
+)
 from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS
 from mmengine.config import Config
+from reference_rows import RowsError, load_jsonl, write_jsonl  # noqa: E402  (tools/, shared with the other harness)
 
 # --------------------------------------------------------------------------
 # Model types -> the AISBench model class that stands for them.

@@ -24,8 +24,9 @@ part of CI: OpenCompass's repository is not stored with promptkit.
    with the worker's rows (``--work``/rows/*.jsonl) as every dataset's rows
    (``load_with_rows``), and ``Renderer`` renders every dataset for each model.
 4. **Compare.**  Per (config, model): ``identical`` when every in-scope
-   dataset renders the same records (``n_shots``/``truncated`` aside, which
-   OpenCompass does not record); ``deliberate:<section>`` when each
+   dataset renders the same records (on the keys the worker records,
+   ``COMPARED``: promptkit's ids, gold answers, request blocks and hashes have
+   no OpenCompass form); ``deliberate:<section>`` when each
    difference is one a rule of ``RULES`` recognises, a section of
    docs/compat.md; ``both-fail`` when both engines raise; ``out-of-scope``
    when no dataset of the config is in scope; otherwise a defect:
@@ -58,6 +59,9 @@ HERE = Path(__file__).resolve().parent
 MODELS = {'base': HERE / 'parity_models' / 'base.py', 'chat-meta': HERE / 'parity_models' / 'chat.py', 'api': HERE / 'parity_models' / 'api.py'}
 DATASETS_DIR = Path('opencompass') / 'configs' / 'datasets'
 DEFECTS = ('differs', 'promptkit-fails', 'opencompass-fails')
+#: What the worker records of each prompt: the keys compared.  promptkit's records carry more (``id``, ``gold``, the
+#: ``request`` block, ``fingerprint``, ``provenance``, ``n_shots``, ``truncated``), which OpenCompass has no form of.
+COMPARED = frozenset({'dataset', 'model', 'index', 'mode', 'turn', 'label', 'prompt', 'media', 'ice_idx', 'choices', 'continuation'})
 
 
 # --------------------------------------------------------------------------
@@ -131,7 +135,7 @@ def promptkit_records(config: Path, rows_file: Path, splits: list[str], model_pa
         for model in models:
             try:
                 records = [p.to_record() for p in Renderer(spec, model)]
-                out[index][model.abbr] = [{k: v for k, v in r.items() if k not in ('n_shots', 'truncated')} for r in records]
+                out[index][model.abbr] = [{k: v for k, v in r.items() if k in COMPARED} for r in records]
             except PromptkitError as error:
                 out[index][model.abbr] = [{'dataset': spec.abbr, 'model': model.abbr, 'error': f'{type(error).__name__}: {error}'}]
     return out

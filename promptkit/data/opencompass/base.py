@@ -34,7 +34,7 @@ from promptkit.data.sources.json_rows import RowValueError, parse_row
 from promptkit.data.sources.regular import check_data_file
 from promptkit.errors import ConfigError, DatasetError, did_you_mean
 
-__all__ = ["DATA_ROOT_ENV", "REQUIRED", "OpenCompassDataset", "Rows", "SplitRows"]
+__all__ = ["DATA_ROOT_ENV", "REQUIRED", "MissingDataError", "OpenCompassDataset", "Rows", "SplitRows"]
 
 #: The environment variable OpenCompass reads its data folder from.
 DATA_ROOT_ENV = "COMPASS_DATA_CACHE"
@@ -46,6 +46,31 @@ REQUIRED: Any = object()
 
 Rows = list[dict[str, Any]]
 SplitRows = dict[str, Rows]
+
+#: The other way on, for every missing-data message.
+_GIVE_ROWS = "or give the rows with --rows FILE.jsonl (rows for every dataset of the config)"
+
+
+def missing_data_advice(data_root: Path | None) -> str:
+    """The ways on when a file is not under the data root: a root that holds it (never the one just given), or rows."""
+    if data_root is not None:
+        return f"the data root is {data_root} (--data-root): pass as --data-root the folder that holds OpenCompass's data/ folder, {_GIVE_ROWS}"
+    env = os.environ.get(DATA_ROOT_ENV)
+    if env:
+        return f"the data root is ${DATA_ROOT_ENV}={env}: pass --data-root DIR (the folder that holds OpenCompass's data/ folder), {_GIVE_ROWS}"
+    return f"pass --data-root DIR (the folder that holds OpenCompass's data/ folder) or set {DATA_ROOT_ENV}, {_GIVE_ROWS}"
+
+
+class MissingDataError(DatasetError):
+    """A data file of an OpenCompass dataset class is not under the data root; the message ends with the ways on
+    (:attr:`advice`).  The CLI says this once per config however many of its datasets miss their files (OpenCompass's
+    ``mmlu_ppl`` reads 57 subject files from one folder)."""
+
+    def __init__(self, message: str, *, missing: Path | None = None, advice: str = "", **context: Any) -> None:
+        super().__init__(message, **context)
+        #: The file looked for, and what to do (the end of the message).
+        self.missing = missing
+        self.advice = advice
 
 
 class OpenCompassDataset(ABC):
@@ -125,11 +150,8 @@ class OpenCompassDataset(ABC):
         try:
             data = file.read_bytes()
         except FileNotFoundError:
-            raise DatasetError(
-                f"{type(self).__name__}: data file not found: {file}; pass --data-root DIR (the folder holding "
-                f"OpenCompass's data/ folder) or set {DATA_ROOT_ENV}",
-                file=str(file),
-            ) from None
+            advice = missing_data_advice(self.data_root)
+            raise MissingDataError(f"{type(self).__name__}: data file not found: {file}; {advice}", missing=file, advice=advice, file=str(file)) from None
         except OSError as error:
             raise DatasetError(f"{type(self).__name__}: cannot read the data file: {error.strerror}", file=str(file)) from None
         try:

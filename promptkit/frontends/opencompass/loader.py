@@ -118,6 +118,10 @@ def _instantiate(cfg: Any, kind: str, key: str) -> Any:
         raise ConfigError(_not_implemented(cfg["type"], kind), key=f"{where}type")
     cls = resolve_type(cfg["type"], kind, f"{where}type")
     kwargs = {k: v for k, v in cfg.items() if k != "type"}
+    if kind == "template":  # a template made of templates (TaskTypeTemplate) gets them built
+        for name in getattr(cls, "template_keywords", ()):
+            if name in kwargs:
+                kwargs[name] = _templates_in(kwargs[name], f"{where}{name}")
     params = inspect.signature(cls).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     if not takes_any:
@@ -243,6 +247,12 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
     loader = _loader(cfg, source)
     # A dataset format brings its own reader_cfg and infer_cfg, used where the config gives none.
     defaults = loader.default_config() if isinstance(loader, FormatDataset) else {}
+    if isinstance(loader, FormatDataset) and loader.task_templates and "infer_cfg" in cfg:
+        raise ConfigError(
+            "task_templates choose among the format's default templates, and the dataset gives its own infer_cfg: drop one, "
+            "or choose by task type in infer_cfg (prompt_template=dict(type='TaskTypeTemplate', templates=..., default=...))",
+            key="task_templates",
+        )
     cfg = {**defaults, **cfg}
     for key in ("reader_cfg", "infer_cfg"):
         if key not in cfg:
@@ -286,6 +296,13 @@ def _build_dataset(cfg: Mapping[str, Any], abbr: str, config_path: Path | None, 
         abbr, loader, reader, ice_template, prompt_template, retriever, inferencer, config_path, media, settings,
         MappingProxyType(dict(eval_cfg)) if isinstance(eval_cfg, Mapping) else eval_cfg, controls, tools=tools,
     )
+
+
+def _templates_in(value: Any, key: str) -> Any:
+    """A template keyword's value, built: a template config, or a dict of them by name."""
+    if isinstance(value, Mapping) and "type" not in value:
+        return {name: _template(item, f"{key}.{name}") for name, item in value.items()}
+    return _template(value, key)
 
 
 def _template(cfg: Any, key: str) -> Template | None:

@@ -316,6 +316,34 @@ def test_missing_data_under_data_root_names_the_file(tmp_path, capsys):
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", ["preview", "render"])
+def test_missing_data_of_many_datasets_is_one_line_per_config(command, tmp_path, capsys):
+    """Two MMLU subjects missing under --data-root: one line naming the folder once, the first file, both ways on."""
+    config = write(tmp_path, "mmlu_gen.py", MMLU)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main([command, str(config), "--data-root", str(empty)]) == 1
+    assert capsys.readouterr().err == (
+        f"promptkit: error: config {config}: 2 datasets miss their data files under {empty}/data/mmlu/dev (the first: "
+        f"{empty}/data/mmlu/dev/anatomy_dev.csv, dataset 'lukaemon_mmlu_anatomy'); the data root is {empty} (--data-root): "
+        "pass as --data-root the folder that holds OpenCompass's data/ folder, or give the rows with --rows FILE.jsonl "
+        "(rows for every dataset of the config)\n"
+    )
+
+
+def test_missing_data_without_a_data_root_names_both_flags(tmp_path, capsys, monkeypatch):
+    """No --data-root and no $COMPASS_DATA_CACHE: the line says to pass --data-root or set it, or --rows."""
+    monkeypatch.delenv("COMPASS_DATA_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    config = write(tmp_path, "mmlu_gen.py", MMLU)
+    assert main(["render", str(config), "--dataset", "lukaemon_mmlu_anatomy"]) == 1
+    assert capsys.readouterr().err == (
+        f"promptkit: error: config {config}, dataset 'lukaemon_mmlu_anatomy', file data/mmlu/dev/anatomy_dev.csv: MMLUDataset: data "
+        "file not found: data/mmlu/dev/anatomy_dev.csv; pass --data-root DIR (the folder that holds OpenCompass's data/ folder) "
+        "or set COMPASS_DATA_CACHE, or give the rows with --rows FILE.jsonl (rows for every dataset of the config)\n"
+    )
+
+
 def test_import_no_one_serves_is_one_line(tmp_path, capsys):
     """A config importing a module that is neither installed nor an engine's: one line with the file, line and what to do."""
     config = write(tmp_path, "bad.py", "from promptkit_no_such_package.prompts import PROMPT\ndatasets = [dict(abbr='x', prompt=PROMPT)]\n")

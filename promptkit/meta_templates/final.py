@@ -5,7 +5,8 @@
 * a template written as chat messages (``RawPromptTemplate``) reaches a chat model as written, past its meta template;
 * tools that a chat template writes into the prompt (a chat-template model's own template, or, for a completion model,
   the template of the model folder its ``path`` names) — a chat model carries them in its request instead;
-* the prompt controls (prefill, ``gen_prefix``, chat-template kwargs, thinking: :class:`ControlledOutput`);
+* the prompt controls (prefill, ``gen_prefix``, chat-template kwargs, thinking: :class:`ControlledOutput`), or a
+  template's chat history as built (:class:`~promptkit.meta_templates.chat_history.ChatHistoryOutput`);
 * otherwise the model's own ``render`` (with the media a completion model's placeholders stand for, when the
   template is multimodal).
 """
@@ -18,6 +19,7 @@ from typing import Any
 
 from promptkit.data.tools import Tools
 from promptkit.errors import ConfigError
+from promptkit.meta_templates.chat_history import ChatHistoryOutput
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
 from promptkit.meta_templates.completion_model import CompletionModel
 from promptkit.meta_templates.conformance import chat_template_twin
@@ -43,7 +45,7 @@ class FinalStage:
         *,
         chat_messages: Callable[[Prompt], FinalInput] | None = None,
         tools: Tools | None = None,
-        output: ControlledOutput | None = None,
+        output: ControlledOutput | ChatHistoryOutput | None = None,
         collects_media: bool = False,
     ) -> None:
         self.model = model
@@ -71,7 +73,7 @@ class FinalStage:
 
     def _with_tools(self, prompt: Prompt, tools: list[dict[str, Any]]) -> FinalInput:
         """The final input with the tools written into it by a chat template, under the controls."""
-        if self.output is not None:
+        if isinstance(self.output, ControlledOutput):
             return self.output.render_tools(prompt, self.tool_template, tools)
         return self.tool_template.render_tools(prompt, self.mode, tools)
 

@@ -43,7 +43,7 @@ class PromptViews:
     def spans(self, prompt: RenderedPrompt, row_prompts: Sequence[RenderedPrompt] = ()) -> list[Span]:
         """The spans of ``prompt``'s pieces; ``row_prompts`` (its row's prompts) name a string ppl prompt's answer slot."""
         plan = self.plan
-        mode = plan.mode if prompt.mode == "calib" else prompt.mode
+        mode = plan.mode  # how the prompt was rendered (a calibration prompt's, an lm-eval likelihood context's: the plan's)
         shot_renderer = plan.composer.shots
         shots = shot_renderer.pieces(prompt.ice_idx) if shot_renderer is not None and prompt.ice_idx else ()
         others: tuple[str, ...] = ()
@@ -58,7 +58,9 @@ class PromptViews:
         for prompt in prompts:
             final = prompt.prompt
             assert isinstance(final, str)  # chat API models are refused when the views are built
-            out.append(replace(prompt, tokens=token_view(final, self.spans(prompt, prompts), self.encoder, _continuation(prompt))))
+            continuation = _continuation(prompt)
+            follows = continuation is not None and self.plan.inferencer.continuation_follows
+            out.append(replace(prompt, tokens=token_view(final, self.spans(prompt, prompts), self.encoder, continuation, follows=follows)))
         return out
 
     def token_segments(self, prompt: RenderedPrompt) -> TokenSegments | None:

@@ -22,7 +22,7 @@ loads (:class:`LoadedRows`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Protocol
@@ -155,6 +155,15 @@ class Plan:
         if not ControlledOutput.needed(self.controls, prefill, gen_prefix):
             return None
         return ControlledOutput(self.model, self.mode, self.controls, prefill=prefill, gen_prefix=gen_prefix)
+
+    @property
+    def span_render(self) -> Callable[[Prompt, str], FinalInput] | None:
+        """How spans re-render a prompt when the model's own ``render`` is not what made its final input (a chat history
+        as built); ``None``: the model's."""
+        output = self.output
+        if not isinstance(output, ChatHistoryOutput):
+            return None
+        return lambda prompt, mode: output.render(prompt)
 
     @cached_property
     def media_root(self) -> Path | None:

@@ -49,7 +49,7 @@ class PromptViews:
         others: tuple[str, ...] = ()
         if isinstance(prompt.intermediate, str) and mode == "ppl":
             others = tuple(p.intermediate for p in row_prompts if p.mode == prompt.mode and isinstance(p.intermediate, str) and p is not prompt)
-        return find_spans(plan.model, prompt.intermediate, mode, Hints(shots, others, _continuation(prompt)))
+        return find_spans(plan.model, prompt.intermediate, mode, Hints(shots, others, _continuation(prompt)), plan.span_render)
 
     def with_tokens(self, prompts: list[RenderedPrompt]) -> list[RenderedPrompt]:
         """A row's prompts, each with its token view (``tokens``)."""

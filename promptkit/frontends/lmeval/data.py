@@ -1,10 +1,12 @@
 """A task's documents, read as lm-eval 0.4.x reads them (``ConfigurableTask.download``, ``*_docs``, ``fewshot_docs``).
 
 **Splits.**  A split given on the command line (``--rows SPLIT=FILE``, any format ``--rows`` reads; ``--rows FILE``:
-the file is every split) is read from it; any other split the task needs comes from
-``datasets.load_dataset(dataset_path, dataset_name, **dataset_kwargs)`` with the Hugging Face hub offline: the local
-``datasets`` cache, or local files (``dataset_path: json`` with ``data_files``).  Nothing is downloaded; a split
-that is not there is one error naming the dataset, the split and ``--rows SPLIT=FILE``.
+the file is every split) is read from it.  Any other split the task needs comes from its ``dataset_path``: local
+files of the ``json``, ``parquet`` and ``arrow`` builders (``dataset_kwargs.data_files``: a file, a list or glob, or
+a mapping of split to those; a relative path is looked for beside the task file, then in the working directory) are
+read by promptkit's readers; anything else is ``datasets.load_dataset(dataset_path, dataset_name,
+**dataset_kwargs)`` with the Hugging Face hub offline (the local ``datasets`` cache).  Nothing is downloaded; a
+split that is not there is one error naming the dataset, the split and ``--rows SPLIT=FILE``.
 
 **Which, and in what order.**  The evaluated split is ``test_split``, else ``validation_split``.  The few-shot pool
 is ``fewshot_config.split`` (which defaults to ``fewshot_split``), else ``fewshot_config.samples`` (a list, or a
@@ -22,6 +24,7 @@ every row the columns of the first (docs/lmeval.md).
 
 from __future__ import annotations
 
+import glob
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,6 +41,8 @@ __all__ = ["POOL", "RowFiles", "TaskData"]
 
 #: The name of the few-shot pool among the splits the loader returns (``reader_cfg.train_split``).
 POOL = "fewshot"
+#: The ``datasets`` builders of local files whose ``data_files`` promptkit reads itself.
+_LOCAL_BUILDERS = ("json", "parquet", "arrow")
 
 
 @dataclass(frozen=True)
@@ -158,6 +163,10 @@ class _Source:
         if self._hub is not None:
             return self._hub
         config = self.config
+        files = config.dataset_kwargs.get("data_files")
+        if config.dataset_path in _LOCAL_BUILDERS and files is not None:
+            self._hub = self._local(files)
+            return self._hub
         if config.dataset_path is None:
             if not needed:
                 return None
@@ -182,6 +191,33 @@ class _Source:
                 config=str(config.path),
             ) from None
         return self._hub
+
+
+    def _local(self, files: Any) -> dict[str, list[dict[str, Any]]]:
+        """The splits of a local builder's ``data_files`` (a bare file or list is the split ``train``, as in ``datasets``)."""
+        by_split = files if isinstance(files, Mapping) else {"train": files}
+        out = {}
+        for split, given in by_split.items():
+            rows: list[dict[str, Any]] = []
+            for name in [given] if isinstance(given, str) else given if isinstance(given, list) else []:
+                for path in self._local_paths(str(name)):
+                    rows += self._file(path)
+            out[str(split)] = rows
+        return out
+
+    def _local_paths(self, name: str) -> list[Path]:
+        folder = self.config.path.parent
+        for base in (folder, Path.cwd()):
+            pattern = base / name if not Path(name).is_absolute() else Path(name)
+            found = sorted(Path(p) for p in glob.glob(str(pattern), recursive=True)) if glob.has_magic(name) else [pattern] if pattern.is_file() else []
+            if found:
+                return found
+        raise DatasetError(
+            f"{self._name()}: data_files {name!r} matches no file beside the task file ({folder}) or in the working directory; "
+            "fix dataset_kwargs.data_files, or give the split with --rows SPLIT=FILE",
+            config=str(self.config.path),
+            key="dataset_kwargs.data_files",
+        )
 
 
 def _as_dataset(rows: Any) -> Any:

@@ -118,9 +118,8 @@ class DocFields:
         return self.code.resolve(ref)
 
     def _call(self, ref: FunctionRef, doc: Mapping[str, Any], key: str) -> Any:
-        function = self.code.resolve(ref)
         try:
-            return function(doc)
+            return self.code.resolve(ref)(doc)
         except PromptkitError as error:
             raise error.add_context(key=key) from None
         except Exception as error:  # task code is user code: report what it raised, with the function and the key

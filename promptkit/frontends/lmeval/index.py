@@ -79,8 +79,22 @@ class TaskIndex:
 
 
 def _scan(root: Path) -> dict[str, _Entry]:
+    """The entries of one task folder; read again only when a file in it changed (a stat per file, not a parse)."""
+    paths = sorted((p for p in root.glob("**/*.yaml") if "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts), key=Path.as_posix)
+    signature = tuple((path, stat.st_mtime_ns, stat.st_size) for path in paths if (stat := path.stat()))
+    cached = _SCANNED.get(root)
+    if cached is None or cached[0] != signature:
+        cached = _SCANNED[root] = (signature, _read(paths))
+    return {name: _Entry(entry.kind, entry.path, list(entry.tasks)) for name, entry in cached[1].items()}
+
+
+#: Each task folder read in this process: the files' signature, and the entries read from them.
+_SCANNED: dict[Path, tuple[tuple[tuple[Path, int, int], ...], dict[str, _Entry]]] = {}
+
+
+def _read(paths: list[Path]) -> dict[str, _Entry]:
     entries: dict[str, _Entry] = {}
-    for path in sorted((p for p in root.glob("**/*.yaml") if "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts), key=Path.as_posix):
+    for path in paths:
         try:
             cfg = load_yaml(path)
         except PromptkitError:

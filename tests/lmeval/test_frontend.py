@@ -262,3 +262,19 @@ def test_tokens_score_the_continuation_after_the_context(capsys, tmp_path, train
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert first["junction"]["continuation"] == " a rubber band"
     assert first["junction"]["context_tokens"] == len(first["input_ids"])
+
+
+def test_the_examples_of_the_lmeval_docs_are_true(monkeypatch, capsys, tmp_path):
+    """docs/lmeval.md: its record example prints the JSON that follows it; its first commands run from a checkout."""
+    import re
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "lmeval.md").read_text(encoding="utf-8")
+    ((command, block),) = re.findall(r"`promptkit (render [^`]+)`\s*```json\n(.*?)```", text, flags=re.S)
+    assert main(shlex.split(command)) == 0
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == [json.loads(line) for line in block.splitlines()]
+    commands = re.findall(r"^promptkit (.+?)(?:\s+#.*)?$", text.split("```bash", 1)[1].split("```", 1)[0].replace("\\\n", ""), flags=re.M)
+    assert main([*shlex.split(commands[0]), "--out", str(tmp_path / "plain.jsonl")]) == 0
+    assert main([*shlex.split(commands[1]), "--out", str(tmp_path / "vllm.jsonl")]) == 0
+    assert main(shlex.split(commands[2])) == 1  # the two harnesses differ

@@ -286,9 +286,14 @@ def _fewshot(
         doc_to_choice=merged.get("doc_to_choice"),
         doc_to_target=merged.get("doc_to_target"),
         gen_prefix=merged.get("gen_prefix"),
-        fewshot_delimiter=merged.get("fewshot_delimiter") if merged.get("fewshot_delimiter") is not None else fewshot_delimiter,
-        target_delimiter=merged.get("target_delimiter") if merged.get("target_delimiter") is not None else target_delimiter,
+        fewshot_delimiter=_given(merged.get("fewshot_delimiter"), fewshot_delimiter),
+        target_delimiter=_given(merged.get("target_delimiter"), target_delimiter),
     )
+
+
+def _given(value: str | None, default: str) -> str:
+    """A few-shot delimiter: the one ``fewshot_config`` gives, else the task's."""
+    return default if value is None else value
 
 
 def _shots(configured: Any, requested: int | None, where: dict[str, str]) -> int:

@@ -25,6 +25,8 @@ __all__ = ["render"]
 
 def render(text: str, doc: Mapping[str, Any], key: str) -> str:
     """``text`` rendered with the document's columns; an error names ``key`` and the text."""
+    if "{" not in text and "\r" not in text:
+        return text  # no tag and no newline to normalise: Jinja would give the text as it is
     try:
         return _compiled(text).render(**doc)
     except TemplateError as error:

@@ -99,7 +99,10 @@ def test_a_source_no_front_end_reads_is_one_line(tmp_path: Path):
     path.write_text("", encoding="utf-8")
     with pytest.raises(ConfigError) as error:
         load_datasets(path)
-    assert str(error.value) == f"config {path}: no front end reads this config source (the front ends: opencompass); a dataset config is a .py file"
+    assert str(error.value) == (
+        f"config {path}: no front end reads this config source (the front ends: opencompass, lmeval); a dataset config is a .py file, "
+        "an lm-eval task a .yaml file or lmeval:NAME"
+    )
 
 
 def test_the_built_in_front_ends_implement_the_protocol():

@@ -278,3 +278,14 @@ def test_the_examples_of_the_lmeval_docs_are_true(monkeypatch, capsys, tmp_path)
     assert main([*shlex.split(commands[0]), "--out", str(tmp_path / "plain.jsonl")]) == 0
     assert main([*shlex.split(commands[1]), "--out", str(tmp_path / "vllm.jsonl")]) == 0
     assert main(shlex.split(commands[2])) == 1  # the two harnesses differ
+
+
+def test_a_prepared_renderer_of_a_task_pickles_and_renders_the_same(tmp_path):
+    """A worker's copy of a renderer (pickled) renders the same records; the task's code runs again there."""
+    import pickle
+
+    (spec,) = load_datasets(TASKS / "winogrande" / "pk_winogrande.yaml", rows=[f"{s}={DATA / 'winogrande_xl' / f'{s}.jsonl'}" for s in ("train", "validation")])
+    renderer = Renderer(spec)
+    renderer.prepare()
+    copy = pickle.loads(pickle.dumps(renderer))
+    assert [p.to_record() for p in copy] == [p.to_record() for p in renderer]

@@ -22,7 +22,7 @@ Completed as lm-eval completes them:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -116,6 +116,12 @@ class TaskConfig:
     #: The run's edits applied to the keys, as ``key=value`` lines.
     applied: tuple[str, ...] = field(default=())
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Read-only mapping proxies do not pickle: they travel as dicts and are wrapped again on load.
+        values = [getattr(self, item.name) for item in fields(self)]
+        proxied = tuple(i for i, value in enumerate(values) if isinstance(value, MappingProxyType))
+        return _restore, (proxied, *(dict(value) if i in proxied else value for i, value in enumerate(values)))
+
     @property
     def eval_split(self) -> str:
         """The split documents are evaluated from: ``test_split``, else ``validation_split``."""
@@ -190,6 +196,10 @@ class TaskConfig:
             mutual_info=mutual_info and output_type == "multiple_choice",
             seed=DEFAULT_SEED if seed is None else seed,
         )
+
+
+def _restore(proxied: tuple[int, ...], *values: Any) -> TaskConfig:
+    return TaskConfig(*(MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)))
 
 
 def apply_settings(cfg: Mapping[str, Any], lines: tuple[str, ...], path: Path) -> tuple[dict[str, Any], tuple[str, ...]]:

@@ -47,7 +47,6 @@ import datasets  # noqa: E402
 import jinja2  # noqa: E402
 import jinja2.nodes as nodes  # noqa: E402
 import lm_eval  # noqa: E402
-import yaml  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))

@@ -48,6 +48,7 @@ class LMEvalTasks:
         return source.startswith(PREFIX) or source.endswith((".yaml", ".yml"))
 
     def load(self, source: str, options: SourceOptions) -> list[DatasetSpec]:
+        # The reading modules are imported when a task is read: the CLI starts, and reads other configs, without them.
         from promptkit.frontends.lmeval.index import TaskIndex, members
 
         if source.startswith(PREFIX):

@@ -328,6 +328,12 @@ _MANAGER: Any = None
 
 
 def lm_eval_requests(name: str, splits: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, Any]]:
+    import numpy
+
+    for module in [m for m, value in sys.modules.items() if m.startswith("lm_eval.tasks.") and Path(getattr(value, "__file__", "") or "").parent != TASKS_ROOT]:
+        del sys.modules[module]  # each task's code fresh, as in a run of that task alone (module state: gpqa's rng)
+    random.seed(0)  # as simple_evaluate seeds before it loads the tasks
+    numpy.random.seed(1234)
     datasets.load_dataset = lambda *args, **kwargs: datasets.DatasetDict({split: datasets.Dataset.from_list(rows) for split, rows in splits.items()})
     loaded = _MANAGER.load([name])
     task = loaded["tasks"][name] if name in loaded["tasks"] else next(iter(loaded["tasks"].values()))
@@ -404,6 +410,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, help="only the first N task files (sorted)")
     parser.add_argument("--sample", type=int, help="only N task files picked at random (seed 0), for a quick look")
+    parser.add_argument("--tasks", nargs="+", metavar="NAME", help="only these tasks")
     parser.add_argument("--out", default=str(Path(__file__).parent / f"render_census_{lm_eval.__version__ if hasattr(lm_eval, '__version__') else 'lm_eval'}.json"))
     args = parser.parse_args()
     from lm_eval.tasks import TaskManager
@@ -418,6 +425,8 @@ def main() -> int:
         tasks = tasks[: args.limit]
     if args.sample:
         tasks = sorted(random.Random(0).sample(tasks, min(args.sample, len(tasks))))
+    if args.tasks:
+        tasks = [task for task in tasks if task[1] in args.tasks]
     context = multiprocessing.get_context("fork")
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -14,7 +14,7 @@ function called with no arguments), else the first of ``training_split``, ``vali
 ``process_docs`` (``fewshot_config.process_docs`` for the pool's split) takes a split as a ``datasets.Dataset``
 and is called as lm-eval calls it in one run: on the pool's split, then twice on the evaluated split (lm-eval
 looks at the first document, then builds its requests from a second pass); the documents are those of the last
-pass, so task code with state of its own (a seeded shuffle) gives lm-eval's documents.  The task's code is
+pass, so task code with state of its own (a seeded shuffle, Python's ``random``) gives lm-eval's documents.  The task's code is
 executed anew for each load (:class:`~promptkit.frontends.lmeval.functions.TaskCode`).  The pool is read only
 when shots are drawn, or when the data is at hand anyway.
 
@@ -83,6 +83,7 @@ class TaskData:
         evaluated = source.split(config.eval_split, needed=True)
         if config.process_docs is not None:
             self._processed(config.process_docs, evaluated, "process_docs")  # lm-eval's look at the first document
+        task.code.run_draws()
         docs = self._processed(config.process_docs, evaluated, "process_docs")
         assert docs is not None
         if not docs:

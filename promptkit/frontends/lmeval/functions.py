@@ -9,6 +9,13 @@ as a :class:`FunctionRef`; nothing runs until a render needs the function (:clas
 (:meth:`TaskCode.fresh`), so module-level state — a seeded shuffle in ``process_docs`` — starts where it starts in a
 new lm-eval process, and two renders of one task (two models) see the same documents.
 
+**The** ``random`` **module.**  ``simple_evaluate`` seeds Python's ``random`` with 0 before it loads any task, and task
+code shuffles with it (gpqa's choices).  A task module's ``import random`` gets a copy of the module whose functions
+draw from its own ``random.Random(0)``, made anew with the module: the draws lm-eval's run makes, without touching
+the process's own generator.  lm-eval itself draws from it too: each read of a task's ``task_name`` evaluates
+``random_task_id()`` (eight draws of ``random.choices``), and a run of one task reads it three times between the
+evaluated split's first look and the pass its requests are built from (:meth:`TaskCode.run_draws`).
+
 **Imports only scoring needs.**  Task modules import packages that only their metrics use (``evaluate``,
 ``rouge_score``, ``lm_eval`` itself).  While a task module runs, an import of a package that is not installed gives
 an inert placeholder (:class:`MissingModule`) instead of failing: using it — calling it, or anything got from it —
@@ -22,6 +29,8 @@ from __future__ import annotations
 import builtins
 import importlib
 import importlib.util
+import random
+import string
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,7 +41,13 @@ from typing import Any
 
 from promptkit.errors import ConfigError, MissingDependencyError
 
-__all__ = ["FunctionRef", "MissingModule", "TaskCode"]
+__all__ = ["TASK_RANDOM_SEED", "FunctionRef", "MissingModule", "TaskCode"]
+
+#: The seed ``simple_evaluate`` gives Python's ``random`` before loading tasks (its ``--seed``'s first number).
+TASK_RANDOM_SEED = 0
+#: How often lm-eval 0.4.13 reads a task's ``task_name`` (each read draws from ``random``) between the task's init and
+#: its requests, in a run of one task (``TaskManager.load`` and ``simple_evaluate``).
+_TASK_NAME_READS = 3
 
 
 @dataclass(frozen=True)
@@ -95,17 +110,38 @@ class TaskCode:
     def __init__(self) -> None:
         self._modules: dict[Path, ModuleType] = {}
         self._resolved: dict[FunctionRef, Callable[..., Any]] = {}
+        self._random: ModuleType | None = None
         #: Whether a task module is being executed (placeholder calls are inert then).
         self.loading = False
 
     def __getstate__(self) -> dict[str, Any]:
         # Modules do not travel to a worker process: it executes them again when it first needs a function.
-        return {"_modules": {}, "_resolved": {}, "loading": False}
+        return {"_modules": {}, "_resolved": {}, "_random": None, "loading": False}
 
     def fresh(self) -> None:
-        """Forget the executed modules: the next function asked for runs its module anew."""
+        """Forget the executed modules (and their ``random``): the next function asked for runs its module anew."""
         self._modules = {}
         self._resolved = {}
+        self._random = None
+
+    def run_draws(self) -> None:
+        """The draws lm-eval's run makes from ``random`` between a task's first look at its evaluated split and the
+        pass its requests come from: three ``random_task_id()`` (``random.choices(..., k=8)``), when task code uses it."""
+        if self._random is not None:
+            for _ in range(_TASK_NAME_READS):
+                self._random.choices(string.ascii_lowercase + string.digits, k=8)
+
+    def random_module(self) -> ModuleType:
+        """The ``random`` the task's modules import: the standard module's functions bound to ``random.Random(0)``."""
+        if self._random is None:
+            module = ModuleType("random", random.__doc__)
+            module.__dict__.update(random.__dict__)
+            generator = random.Random(TASK_RANDOM_SEED)
+            for name, value in random.__dict__.items():
+                if getattr(value, "__self__", None) is random._inst:  # type: ignore[attr-defined]  # the module's functions
+                    module.__dict__[name] = getattr(generator, name)
+            self._random = module
+        return self._random
 
     def resolve(self, ref: FunctionRef) -> Callable[..., Any]:
         """The function ``ref`` names; a module that fails to import, or has no such function, is one error naming
@@ -171,6 +207,8 @@ class TaskCode:
         real = builtins.__import__
 
         def guarded(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+            if name == "random" and not level:
+                return self.random_module()
             try:
                 return real(name, globals, locals, fromlist, level)
             except ModuleNotFoundError as error:

@@ -2,7 +2,7 @@
 
 Run with the scratch venv's python and promptkit on the path (it needs lm-eval installed)::
 
-    PYTHONPATH=. /work/scratch/lmeval-venv/bin/python tools/lmeval_reference/render_census.py [--limit N] [--out FILE]
+    PYTHONPATH=. /work/scratch/lmeval-venv/bin/python tools/lmeval_reference/render_census.py [--sample N] [--out FILE] [--results FILE]
 
 For every task file of ``lm_eval/tasks`` (a file lm-eval's index takes as a task; groups and tags are made of them):
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib.metadata
 import json
 import multiprocessing
 import os
@@ -411,7 +412,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, help="only the first N task files (sorted)")
     parser.add_argument("--sample", type=int, help="only N task files picked at random (seed 0), for a quick look")
     parser.add_argument("--tasks", nargs="+", metavar="NAME", help="only these tasks")
-    parser.add_argument("--out", default=str(Path(__file__).parent / f"render_census_{lm_eval.__version__ if hasattr(lm_eval, '__version__') else 'lm_eval'}.json"))
+    version = importlib.metadata.version("lm_eval")
+    parser.add_argument("--out", default=str(Path(__file__).parent / f"render_census_{version}.json"), help="the counts, and a few tasks of each reason")
+    parser.add_argument("--results", metavar="FILE", help="also every task's outcome and reason")
     args = parser.parse_args()
     from lm_eval.tasks import TaskManager
 
@@ -438,7 +441,19 @@ def main() -> int:
             print(f"{len(results)}/{len(tasks)} tasks, {time.monotonic() - started:.0f} s", file=sys.stderr)
     stages = Counter(r["stage"] for r in results)
     reasons = Counter((r["stage"], r.get("reason", "")) for r in results if r["stage"] != "same")
-    Path(args.out).write_text(json.dumps({"lm_eval_tasks": str(TASKS_ROOT), "task_files": len(tasks), "stages": stages, "results": results}, indent=1) + "\n", encoding="utf-8")
+    examples: dict[tuple[str, str], list[str]] = {}
+    for r in results:
+        if r["stage"] != "same":
+            examples.setdefault((r["stage"], r.get("reason", "")), []).append(r["task"])
+    summary = {
+        "lm_eval_version": version,
+        "task_files": len(tasks),
+        "stages": dict(stages.most_common()),
+        "reasons": [{"stage": stage, "reason": why, "tasks": count, "examples": examples[(stage, why)][:5]} for (stage, why), count in reasons.most_common()],
+    }
+    Path(args.out).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.results:
+        Path(args.results).write_text(json.dumps(results, indent=0, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(tasks)} task files of {TASKS_ROOT} ({time.monotonic() - started:.0f} s)\n")
     print("| outcome | tasks |\n|---|---:|")
     for stage, count in stages.most_common():

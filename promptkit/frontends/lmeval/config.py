@@ -199,7 +199,8 @@ class TaskConfig:
 
 
 def _restore(proxied: tuple[int, ...], *values: Any) -> TaskConfig:
-    return TaskConfig(*(MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)))
+    restored: list[Any] = [MappingProxyType(value) if i in proxied else value for i, value in enumerate(values)]
+    return TaskConfig(*restored)
 
 
 def apply_settings(cfg: Mapping[str, Any], lines: tuple[str, ...], path: Path) -> tuple[dict[str, Any], tuple[str, ...]]:

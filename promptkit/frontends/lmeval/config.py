@@ -87,7 +87,6 @@ class TaskConfig:
     task: str
     #: The task's YAML file (a group member inline in a group file: the group file).
     path: Path
-    task_alias: str | None
     dataset_path: str | None
     dataset_name: str | None
     dataset_kwargs: Mapping[str, Any]
@@ -172,7 +171,6 @@ class TaskConfig:
         return cls(
             task=name,
             path=path,
-            task_alias=_text(cfg, "task_alias", where),
             dataset_path=_text(cfg, "dataset_path", where),
             dataset_name=_text(cfg, "dataset_name", where),
             dataset_kwargs=MappingProxyType(dict(dataset_kwargs)),

@@ -23,7 +23,7 @@ the evaluated document's ``gen_prefix``: a column (features), else Jinja.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promptkit.errors import PromptkitError, TemplateError
@@ -113,9 +113,6 @@ class DocFields:
     def shot_gen_prefix(self, doc: Mapping[str, Any]) -> str | None:
         """A shot's ``gen_prefix`` (``fewshot_config.gen_prefix``, else the task's)."""
         return _resolve(doc, self.config.fewshot.gen_prefix, "fewshot_config.gen_prefix")
-
-    def function(self, ref: FunctionRef) -> Callable[..., Any]:
-        return self.code.resolve(ref)
 
     def _call(self, ref: FunctionRef, doc: Mapping[str, Any], key: str) -> Any:
         try:

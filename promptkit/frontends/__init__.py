@@ -14,7 +14,6 @@ built-in ones are asked first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -23,27 +22,13 @@ from promptkit.errors import ConfigError
 from promptkit.frontends.lmeval import LMEvalTasks
 from promptkit.frontends.opencompass.loader import load_datasets as load_opencompass
 from promptkit.frontends.opencompass.overrides import Overrides
+from promptkit.frontends.options import SourceOptions
 from promptkit.plan.dataset import DatasetSpec
 
 __all__ = ["BUILT_IN", "ENTRY_POINT_GROUP", "FrontEnd", "LMEvalTasks", "OpenCompassConfigs", "SourceOptions", "front_ends", "load_datasets"]
 
 #: The entry-point group third-party front ends register in.
 ENTRY_POINT_GROUP = "promptkit.frontends"
-
-
-@dataclass(frozen=True)
-class SourceOptions:
-    """What a run adds to a config source: where data lives and what to change (the CLI's ``--data-root``,
-    ``--rows``, ``--set``, ``--num-fewshot`` and ``--seed``)."""
-
-    #: The folder a front end's datasets read their data from (OpenCompass's ``$COMPASS_DATA_CACHE``).
-    data_root: Path | None = None
-    #: ``--rows`` as given: one data file for every dataset, or ``SPLIT=FILE`` (a front end may take ``SUBSET:SPLIT=FILE``).
-    rows: tuple[str, ...] = ()
-    #: ``--set KEY=VALUE`` and ``--num-fewshot K``.
-    overrides: Overrides = field(default_factory=Overrides)
-    #: ``--seed N``: the seed of a front end whose shots are drawn at random with one (lm-eval's few-shot seed).
-    seed: int | None = None
 
 
 @runtime_checkable

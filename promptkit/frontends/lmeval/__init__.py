@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 from promptkit.errors import ConfigError, PromptkitError
 
 if TYPE_CHECKING:
-    from promptkit.frontends import SourceOptions
     from promptkit.frontends.lmeval.config import TaskConfig
     from promptkit.frontends.lmeval.data import RowFiles
     from promptkit.frontends.lmeval.index import Member
+    from promptkit.frontends.options import SourceOptions
     from promptkit.plan.dataset import DatasetSpec
 
 __all__ = ["PREFIX", "LMEvalTasks", "row_files"]

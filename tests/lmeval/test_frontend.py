@@ -289,3 +289,14 @@ def test_a_prepared_renderer_of_a_task_pickles_and_renders_the_same(tmp_path):
     renderer.prepare()
     copy = pickle.loads(pickle.dumps(renderer))
     assert [p.to_record() for p in copy] == [p.to_record() for p in renderer]
+
+
+def test_every_command_takes_a_task_file(capsys, tmp_path):
+    """preview, lint, view and snapshot write/check take an lm-eval task file as they take a dataset config."""
+    status, out, _ = run(capsys, "preview", BUNDLED, "--index", "0", "--color", "never")
+    assert status == 0 and "mmlu_demo_lmeval · row 0 · gen" in out
+    assert run(capsys, "lint", BUNDLED)[1] == "no findings in 1 dataset\n"
+    status, out, _ = run(capsys, "view", BUNDLED, "--model", ROOT / "configs" / "models" / "chat_template" / "qwen2_5_7b_instruct.py", "--out", tmp_path / "view.html")
+    assert (status, out) == (0, f"{tmp_path / 'view.html'}: 12 prompts of 1 dataset(s) x 1 model(s)\n")
+    assert run(capsys, "snapshot", "write", tmp_path / "pinned", BUNDLED)[0] == 0
+    assert run(capsys, "snapshot", "check", tmp_path / "pinned")[1] == f"{tmp_path / 'pinned'}: 12 prompts compared: 12 identical, 0 changed\n"

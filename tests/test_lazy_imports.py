@@ -80,3 +80,24 @@ def test_front_ends_load_only_the_evalscope_package_init():
     """Asking the front ends which reads a source imports the EvalScope front end's package, not its loader."""
     front_end = ("promptkit.frontends.evalscope.loader", "promptkit.frontends.evalscope.natives", "promptkit.frontends.evalscope.api")
     assert imported("import promptkit.frontends as f; f.BUILT_IN[0].reads('configs/datasets/mmlu_demo/mmlu_demo_gen.py')", front_end) == []
+
+
+#: What reading lm-eval task files brings in: PyYAML, and datasets for process_docs and the datasets cache.
+LMEVAL = ("yaml", "datasets", "pyarrow")
+
+
+def test_import_and_help_load_nothing_lm_eval_tasks_need():
+    """`import promptkit` and `promptkit --help` import neither PyYAML nor datasets (nor the heavy libraries above)."""
+    assert imported("import promptkit", (*HEAVY, *LMEVAL)) == []
+    help_code = (
+        "import contextlib, io\nfrom promptkit.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main(['--help'])\n    except SystemExit:\n        pass"
+    )
+    assert imported(help_code, (*HEAVY, *LMEVAL)) == []
+
+
+def test_an_lm_eval_task_without_process_docs_renders_without_datasets(tmp_path):
+    """A task whose rows come from local JSON files and that has no process_docs reads them without datasets or numpy."""
+    task = Path(promptkit.__file__).parents[1] / "configs" / "lmeval" / "mmlu_demo.yaml"
+    code = f"from promptkit.cli.main import main; main(['render', {str(task)!r}, '--out', {str(tmp_path / 'out.jsonl')!r}])"
+    assert imported(code, ("datasets", "pyarrow", "numpy", "yaml")) == ["yaml"]

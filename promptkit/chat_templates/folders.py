@@ -125,7 +125,7 @@ class ModelFolders:
         return where + (f" and in the model config's folder {str(self.config_dir)!r}" if self.config_dir is not None else "")
 
     def _from_cache(self, hub_id: str, revision: str | None) -> Path:
-        download = f"hf download {hub_id}" + (f" --revision {revision}" if revision is not None else "")
+        download = f"hf download {hub_id} --revision {revision}" if revision is not None else f"hf download {hub_id}"
         ways = (
             f"give path= a local model folder (relative to the working directory or to the model config), download the model "
             f"into the cache ({download}), or map it to its folder with --model-path {hub_id}=FOLDER (or {MODEL_PATHS_ENV})"

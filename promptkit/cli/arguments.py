@@ -58,8 +58,8 @@ def common(sub: argparse.ArgumentParser) -> None:
     """The arguments preview and render share: the dataset config (or data file), models, data sources, controls."""
     sub.add_argument(
         "dataset_config",
-        help="dataset config file (defines `datasets = [...]`), an EvalScope benchmark (evalscope:NAME, or an adapter file), or a .jsonl "
-        "data file with --format",
+        help="dataset config file (defines `datasets = [...]`), an lm-eval task or group .yaml or lmeval:NAME (docs/lmeval.md), an "
+        "EvalScope benchmark (evalscope:NAME, or an adapter file), or a .jsonl data file with --format",
     )
     sub.add_argument("--format", choices=sorted(FORMATS), help="read DATASET_CONFIG as a data file of this format, with its default templates")
     sub.add_argument("--allow-bad", action="store_true", help="with --format: report the records that break the format's rules and skip them")
@@ -133,7 +133,18 @@ def controls_group(sub: argparse.ArgumentParser) -> None:
         help="override a dataset config key, dotted as mmengine's --cfg-options (infer_cfg.inferencer.max_out_len=512); "
         "VALUE is a Python literal, else a string; repeatable",
     )
-    group.add_argument("--num-fewshot", type=int, metavar="K", help="how many shots the retriever picks (ice_num, or the first K of fix_id_list)")
+    group.add_argument(
+        "--num-fewshot",
+        type=int,
+        metavar="K",
+        help="how many shots the retriever picks (ice_num, or the first K of fix_id_list); an lm-eval task's num_fewshot (one that says 0 stays 0)",
+    )
+    group.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="the seed of lm-eval tasks' shots (lm-eval's fewshot_random_seed; default 1234) and of EvalScope benchmarks (their --set seed=N; default 42)",
+    )
     group.add_argument("--system-prompt", metavar="TEXT", help="the prompts' system turn (replaces the template's SYSTEM item in begin, or adds one)")
     group.add_argument("--thinking", choices=("on", "off"), help="the chat template's thinking switch (enable_thinking for Qwen3); refused in ppl mode")
     group.add_argument(
@@ -179,11 +190,13 @@ def load_run(args: argparse.Namespace) -> tuple[list[DatasetSpec], list[Model | 
     overrides = Overrides(tuple(args.set), args.num_fewshot)
     check_allow_bad(args)
     if args.format:
-        if args.rows or args.data_root or overrides:
-            raise ConfigError("--rows, --data-root, --set and --num-fewshot are for dataset configs; with --format, DATASET_CONFIG is itself the data file")
+        if args.rows or args.data_root or overrides or args.seed is not None:
+            raise ConfigError(
+                "--rows, --data-root, --set, --num-fewshot and --seed are for dataset configs; with --format, DATASET_CONFIG is itself the data file"
+            )
         datasets = [file_dataset(args.dataset_config, args.format, args.allow_bad)]
     else:
-        datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows, overrides=overrides)
+        datasets = load_datasets(args.dataset_config, data_root=args.data_root, rows=args.rows, overrides=overrides, seed=args.seed)
     if args.dataset is not None:
         datasets = chosen(datasets, args.dataset, args.dataset_config)
     paths = model_paths(args)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from promptkit.cli._inputs import InputFile, config_files, refuse_overwrite
 from promptkit.cli._output import AtomicFile
-from promptkit.cli.arguments import parse_indices
+from promptkit.cli.arguments import model_path_option, model_paths, parse_indices
 from promptkit.data.opencompass import DATA_ROOT_ENV
 from promptkit.diff import DiffReport, RecordSet, diff_records, read_records, report_text
 from promptkit.diff.records import Record, config_records
@@ -47,6 +47,7 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         help="a data file of rows that feeds every dataset of the configs instead of its own loader, as for render",
     )
     sub.add_argument("--html", metavar="FILE.html", help="also write the report as one self-contained HTML page")
+    model_path_option(sub)
     sub.add_argument("--no-spans", action="store_true", help="compare final inputs whole (for models whose template rewrites the text)")
     sub.add_argument("--context", type=int, default=30, metavar="N", help="characters of unchanged text shown around a change (default 30)")
 
@@ -99,7 +100,7 @@ def _records(args: argparse.Namespace, config: str, models: list[str]) -> list[R
         return parse_indices(args.indices, len(renderer)) if args.indices else None
 
     return config_records(
-        [config], models, dataset=args.dataset, data_root=args.data_root, rows=args.rows, indices=rows, spans=not args.no_spans
+        [config], models, dataset=args.dataset, data_root=args.data_root, rows=args.rows, indices=rows, spans=not args.no_spans, model_paths=model_paths(args)
     )
 
 

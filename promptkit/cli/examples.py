@@ -10,6 +10,7 @@ __all__ = ["EXAMPLES", "with_examples"]
 _MMLU = "configs/datasets/mmlu_demo/mmlu_demo_gen.py"
 _LLAMA3 = "configs/models/llama3_8b_instruct.py"
 _LLAMA31_META = "configs/models/chat_template/llama3_1_8b_instruct_meta.py"
+_LMEVAL = "configs/lmeval/mmlu_demo.yaml"
 
 #: Each command's examples: (what it does, the command).
 EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -30,6 +31,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("rows 0 to 9 with their spans, to stdout", f"promptkit render {_MMLU} --indices 0-9 --spans | head -1"),
         ("with token ids, labels and the answer loss mask", f"promptkit render {_MMLU} --model {_LLAMA3} --tokenizer tokenizer.json --tokens --indices 0"),
         ("two models into one file", f"promptkit render {_MMLU} --model {_LLAMA3} --model configs/models/gpt_4o_api.py --out both.jsonl"),
+        (
+            "an lm-eval task as lm-eval --apply_chat_template builds it, as vLLM requests",
+            f"promptkit render {_LMEVAL} --model configs/models/chat_template/llama3_1_8b_instruct.py --as vllm --out requests.jsonl",
+        ),
     ),
     "view": (
         ("one page for a dataset and Llama 3", f"promptkit view {_MMLU} --model {_LLAMA3} --out view.html"),
@@ -54,6 +59,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
             "two models on one dataset's first rows: which pieces differ",
             f"promptkit diff {_MMLU} --model {_LLAMA3} --model configs/models/qwen2_5_7b_instruct.py --indices 0-2",
         ),
+        ("how lm-eval and OpenCompass prompt the same rows, piece by piece", f"promptkit diff {_LMEVAL} {_MMLU} --indices 0"),
         (
             "a meta template against the chat template it imitates (exit 1 when they differ)",
             f"promptkit diff {_MMLU} --model configs/models/chat_template/llama3_1_8b_instruct.py --model {_LLAMA31_META} --indices 0",

@@ -140,6 +140,19 @@ def _row(renderer: Renderer, index: int, preview: Preview, width: int, of: str) 
     return out
 
 
+def _name(prompt: RenderedPrompt, follows: bool) -> str:
+    """How a ppl prompt of a row is named: by its label, or by its id when its continuation follows it (lm-eval's requests)."""
+    return f"prompt {prompt.id!r}" if follows else f"label {prompt.label!r}"
+
+
+def _scored(prompt: RenderedPrompt, follows: bool) -> list[RenderableType]:
+    """The continuation scored after the input, when the records carry one that follows it."""
+    continuation = (prompt.request_fields or {}).get("continuation") if follows else None
+    if not isinstance(continuation, str):
+        return []
+    return [Text(f"  then scored: {continuation!r}", style="yellow")]
+
+
 def _title(prompt: RenderedPrompt) -> str:
     if prompt.mode == "calib":  # a calibration (unconditioned) prompt of a format dataset
         return "calib" if prompt.label is None else f"calib, label {prompt.label!r}"
@@ -219,27 +232,31 @@ class _View:
         return out
 
     def labels(self, prompts: list[RenderedPrompt], gold: Any) -> list[RenderableType]:
-        """A ppl row: the template output (each label's with ``--full``), the shared prefix once, each label's continuation."""
-        names = ", ".join(repr(prompt.label) for prompt in prompts)
+        """A ppl row: the template output (each label's with ``--full``), the shared prefix once, each label's continuation
+        (a continuation scored after the input, as lm-eval's requests carry it, is shown after it)."""
+        follows = self.renderer.plan.inferencer.continuation_follows
+        kind = "prompts" if follows else "labels"
+        names = ", ".join(repr(prompt.id if follows else prompt.label) for prompt in prompts)
         out: list[RenderableType] = []
         for prompt in prompts if self.full else prompts[:1]:
-            more = "" if self.full else f" (the first of {len(prompts)} labels; --full shows each)"
-            out += [_section(f"label {prompt.label!r}: template output{more}", "blue"), *self._template(prompt.intermediate)]
+            more = "" if self.full else f" (the first of {len(prompts)} {kind}; --full shows each)"
+            out += [_section(f"{_name(prompt, follows)}: template output{more}", "blue"), *self._template(prompt.intermediate)]
         shared = _shared(prompts)
         if not shared:  # nothing in common: each label in full
             for prompt in prompts:
-                out.append(_section(f"label {prompt.label!r}{_is_gold(prompt.label, gold)}: final input ({_kind(prompt)})", "yellow"))
+                out.append(_section(f"{_name(prompt, follows)}{_is_gold(prompt.label, gold)}: final input ({_kind(prompt)})", "yellow"))
                 out += self._final(prompt, self._spans(prompt))
+                out += _scored(prompt, follows)
                 out += self._tokens(prompt)
             return out
         what = "characters" if isinstance(prompts[0].prompt, str) else "messages"
-        out.append(_section(f"labels {names}: final input ({_kind(prompts[0])}), the first {shared} {what} all share", "yellow"))
+        out.append(_section(f"{kind} {names}: final input ({_kind(prompts[0])}), the first {shared} {what} all share", "yellow"))
         spans = [self._spans(prompt) for prompt in prompts]
         width = max(_label_width(each) for each in spans)  # one label column for the shared text and every continuation
         out += self._final(prompts[0], spans[0], stop=shared, label_width=width)
         for prompt, own in zip(prompts, spans, strict=True):
-            out.append(Text(f"label {prompt.label!r}{_is_gold(prompt.label, gold)} continues with", style="bold yellow"))
-            rest = self._final(prompt, own, start=shared, label_width=width)
+            out.append(Text(f"{_name(prompt, follows)}{_is_gold(prompt.label, gold)} continues with", style="bold yellow"))
+            rest = self._final(prompt, own, start=shared, label_width=width) + _scored(prompt, follows)
             out += rest or [Text("  (nothing: this label's input is the shared text)", style="dim")]
             out += self._tokens(prompt)
         if "answer slot" in self.pieces:
@@ -256,9 +273,9 @@ class _View:
             self.notes.append("no spans: the prompt has media parts, so its text is shown uncoloured")
             return []
         model = self.renderer.model or CompletionModel(abbr=None)
-        mode = self.renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+        mode = self.renderer.plan.mode  # how the prompt rendered (a calibration prompt's, an lm-eval likelihood context's: the plan's)
         try:
-            spans = find_spans(model, prompt.intermediate, mode)
+            spans = find_spans(model, prompt.intermediate, mode, render=self.renderer.plan.span_render)
         except PromptkitError as error:  # multimodal parts, a chat template that rewrites the text: no colours, and why
             self.notes.append(f"no spans: {error.message}")
             return []

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from promptkit.cli._inputs import InputFile
+from promptkit.cli.arguments import model_path_option, model_paths
 from promptkit.cli.diff import write_html
 from promptkit.cli.examples import with_examples
 from promptkit.data.opencompass import DATA_ROOT_ENV
@@ -46,14 +47,17 @@ def _data_arguments(sub: argparse.ArgumentParser, rows_note: str) -> None:
         default=[],
         help=f"a data file of rows that feeds every dataset of the configs instead of its own loader, as for render ({rows_note})",
     )
+    model_path_option(sub)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "write":
-        count = write_snapshot(args.directory, args.dataset_configs, args.models, dataset=args.dataset, data_root=args.data_root, rows=args.rows)
+        count = write_snapshot(
+            args.directory, args.dataset_configs, args.models, dataset=args.dataset, data_root=args.data_root, rows=args.rows, model_paths=model_paths(args)
+        )
         print(f"{args.directory}: {count} prompts of {len(args.dataset_configs)} config(s) x {max(len(args.models), 1)} model(s) pinned")
         return 0
-    report = check_snapshot(args.directory, data_root=args.data_root, rows=args.rows)
+    report = check_snapshot(args.directory, data_root=args.data_root, rows=args.rows, model_paths=model_paths(args))
     if args.html:
         snapshot = Snapshot(args.directory)
         inputs = [InputFile(Path(path), "a config of the snapshot") for path in snapshot.configs + snapshot.models]

@@ -52,10 +52,12 @@ def config_records(
     rows: Sequence[str] | None = None,
     indices: Callable[[Renderer], Sequence[int] | None] | None = None,
     spans: bool = True,
+    model_paths: Mapping[str, str] | None = None,
 ) -> list[Record]:
     """The records of every dataset of ``dataset_configs`` (``dataset``: those whose abbr matches this glob) for each model
     of ``model_configs`` (none: a completion model with no meta template); ``data_root`` and ``rows`` are where the
-    datasets read their rows (as ``--data-root`` and ``--rows``); ``indices`` picks each renderer's rows."""
+    datasets read their rows (as ``--data-root`` and ``--rows``); ``indices`` picks each renderer's rows; ``model_paths``:
+    where models named by hub id are (as ``--model-path``)."""
     datasets = [spec for path in dataset_configs for spec in load_datasets(path, data_root=data_root, rows=rows)]
     if dataset is not None:
         chosen = [spec for spec in datasets if spec.abbr is not None and fnmatchcase(spec.abbr, dataset)]
@@ -63,7 +65,7 @@ def config_records(
             names = ", ".join(repr(spec.abbr) for spec in datasets)
             raise ConfigError(f"no dataset abbr matches {dataset!r}; the configs have {names}")
         datasets = chosen
-    models: list[Model | None] = [model for path in model_configs for model in load_models(path)] or [None]
+    models: list[Model | None] = [model for path in model_configs for model in load_models(path, model_paths=model_paths)] or [None]
     records: list[Record] = []
     for model in models:
         for spec in datasets:

@@ -38,6 +38,7 @@ __all__ = [
     "ChatTemplateModel",
     "OpenCompassChatModel",
     "SystemRolePolicy",
+    "apply_system_policy",
     "probe_system_role",
     "probe_tool_parts",
 ]
@@ -304,13 +305,13 @@ class ChatTemplateModel(ModelBase):
         else:
             converted = _skip_empty_and_merge(messages)
         if self.system_role != "error":
-            converted = _apply_system_policy(converted, self.system_role)
+            converted = apply_system_policy(converted, self.system_role)
         return converted
 
     def render(self, prompt: str | PromptList, mode: str = "gen") -> str:
         """The chat template applied to :meth:`messages`; ``gen`` adds the generation prompt, ``ppl`` ends with the answer."""
         check_mode(mode)
-        return self._apply(self.chat_messages(prompt, mode), self._bound, mode == "gen")
+        return self.apply(self.chat_messages(prompt, mode), self._bound, mode == "gen")
 
     def render_tools(
         self,
@@ -334,15 +335,17 @@ class ChatTemplateModel(ModelBase):
         check_mode(mode)
         typed = self.chat_messages(prompt, mode)
         if not answer_start:
-            return self._apply(typed, bound, mode == "gen")
+            return self.apply(typed, bound, mode == "gen")
         answer = Message("assistant", answer_start)
         if typed and typed[-1].role == "assistant":
             typed = (*typed[:-1], replace(typed[-1], content=merge_content(typed[-1].content, answer_start)))
         else:
             typed = (*typed, answer)
-        return self._apply(typed, bound, False, continue_final=True)
+        return self.apply(typed, bound, False, continue_final=True)
 
-    def _apply(self, typed: tuple[Message, ...], bound: BoundChatTemplate, add_generation_prompt: bool, continue_final: bool = False) -> str:
+    def apply(self, typed: tuple[Message, ...], bound: BoundChatTemplate, add_generation_prompt: bool, continue_final: bool = False) -> str:
+        """The chat template (``bound``, see :meth:`bound_with`) applied to ``typed`` as they are: ``tokenizer.apply_chat_template(
+        messages, tokenize=False, add_generation_prompt=..., continue_final_message=...)``; an error names the model."""
         tools = bool(bound.variables.get("tools"))
         if tools or not all(message.tool_calls is None and message.role != "tool" for message in typed):
             self._check_tool_parts(typed, bound, tools)
@@ -412,7 +415,7 @@ def _load_template(
     return template
 
 
-def _apply_system_policy(messages: tuple[Message, ...], policy: str) -> tuple[Message, ...]:
+def apply_system_policy(messages: tuple[Message, ...], policy: str) -> tuple[Message, ...]:
     """System messages as ``policy`` says (see :data:`SYSTEM_ROLE_POLICIES`); new messages, the given ones untouched."""
     if policy == "error" or not any(m.role == "system" for m in messages):
         return messages

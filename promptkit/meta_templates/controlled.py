@@ -126,9 +126,10 @@ class ControlledOutput:
         kept = template.dropped_answer(prompt) if self.prefill else ""
         return template.render_tools(prompt, self.mode, tools, self.controls, kept + self.gen_prefix)
 
-    def request_for(self, final: FinalInput) -> dict[str, Any] | None:
+    def request_for(self, final: FinalInput, prompt: str | PromptList | None = None) -> dict[str, Any] | None:
         """What an API chat request for ``final`` carries besides the messages: ``chat_template_kwargs``, and the
-        continuation fields when the messages end with the answer's start (``None`` for other kinds)."""
+        continuation fields when the messages end with the answer's start (``None`` for other kinds); ``prompt``, what
+        ``final`` was rendered from, is not needed here."""
         if not isinstance(final, list):
             return None
         if (self.prefill or self.gen_prefix) and final and final[-1]["role"] == "assistant":

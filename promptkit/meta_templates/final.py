@@ -8,7 +8,8 @@
   that would leave them (or a tool call, a tool result) out refuses the row
   (:meth:`~promptkit.meta_templates.chat_template_model.ChatTemplateModel.render_tools`), and so does a ``tool_choice``
   other than ``'auto'``, which only a chat model's request carries;
-* the prompt controls (prefill, ``gen_prefix``, chat-template kwargs, thinking: :class:`ControlledOutput`);
+* the prompt controls (prefill, ``gen_prefix``, chat-template kwargs, thinking: :class:`ControlledOutput`), or a
+  template's chat history as built (:class:`~promptkit.meta_templates.chat_history.ChatHistoryOutput`);
 * otherwise the model's own ``render`` (with the media a completion model's placeholders stand for, when the
   template is multimodal).
 """
@@ -21,6 +22,7 @@ from typing import Any
 
 from promptkit.data.tools import Tools
 from promptkit.errors import ConfigError, DatasetError
+from promptkit.meta_templates.chat_history import ChatHistoryOutput
 from promptkit.meta_templates.chat_template_model import ChatTemplateModel
 from promptkit.meta_templates.completion_model import CompletionModel
 from promptkit.meta_templates.conformance import chat_template_twin
@@ -46,7 +48,7 @@ class FinalStage:
         *,
         chat_messages: Callable[[Prompt], FinalInput] | None = None,
         tools: Tools | None = None,
-        output: ControlledOutput | None = None,
+        output: ControlledOutput | ChatHistoryOutput | None = None,
         collects_media: bool = False,
     ) -> None:
         self.model = model
@@ -82,7 +84,7 @@ class FinalStage:
                 "text, and only a chat model's request carries tool_choice; use a ChatModel, or tool_choice='auto' (or none)",
                 key="tool_choice",
             )
-        if self.output is not None:
+        if isinstance(self.output, ControlledOutput):
             return self.output.render_tools(prompt, self.tool_template, tools["tools"])
         return self.tool_template.render_tools(prompt, self.mode, tools["tools"])
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,9 +111,13 @@ class _Text:
     trail: Pieces = ()
 
 
-def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints: Hints | None = None) -> list[Span]:
-    """The spans of ``prompt``'s pieces in ``model.render(prompt, mode)``, in order of position."""
-    final = model.render(prompt, mode)
+def find_spans(
+    model: Model, prompt: str | PromptList, mode: str = "gen", hints: Hints | None = None, render: Callable[[str | PromptList, str], Any] | None = None
+) -> list[Span]:
+    """The spans of ``prompt``'s pieces in ``model.render(prompt, mode)``, in order of position; ``render`` renders in
+    the model's place (a prompt stage that is not the model's own: a chat history as built)."""
+    render = render or model.render
+    final = render(prompt, mode)
     texts: list[_Text] = []
     marked_prompt: str | PromptList
     # A continuation that follows a string prompt: an empty answer slot where the prompt's text ends.
@@ -124,7 +128,7 @@ def find_spans(model: Model, prompt: str | PromptList, mode: str = "gen", hints:
         marked_prompt = _mark(string_pieces, texts)
     else:
         marked_prompt = _mark_prompt(prompt, mode, hints or Hints(), texts)
-    marked = model.render(marked_prompt, mode)
+    marked = render(marked_prompt, mode)
     if isinstance(final, str):
         if not isinstance(marked, str):
             raise MetaTemplateError("the model renders a string for the prompt but messages for its marked copy")

@@ -20,16 +20,26 @@ What each sends, in order, for each test row:
 
 The pipeline asks the inferencer, never its class: :attr:`Inferencer.mode`,
 :attr:`~Inferencer.scores_labels`, :attr:`~Inferencer.uses_shots`,
-:attr:`~Inferencer.reserved_tokens`, :meth:`~Inferencer.select_template`,
-:meth:`~Inferencer.check_model` and :meth:`~Inferencer.request_fields`.
+:attr:`~Inferencer.reserved_tokens`, :attr:`~Inferencer.lays_out_shots`,
+:attr:`~Inferencer.continuation_follows`, :meth:`~Inferencer.for_run`,
+:meth:`~Inferencer.select_template`, :meth:`~Inferencer.check_model`,
+:meth:`~Inferencer.request_fields` and :meth:`~Inferencer.row_specs`.
+
+Two hooks serve front ends whose requests are not OpenCompass's (lm-eval's tasks, :mod:`promptkit.frontends.lmeval`):
+:meth:`~Inferencer.for_run` hands the inferencer the :class:`Run` a plan is compiled for (the model's kind, whether
+it takes turns, the prompt controls), and :meth:`~Inferencer.row_specs` lets it say what each test row becomes (one
+prompt per choice *of that row*, each with its own record fields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from promptkit.controls import Controls
 from promptkit.errors import ConfigError, TemplateError
+from promptkit.plan.spec import PromptSpec
 from promptkit.promptlist import Item, Marker, PromptList, RoleItem
 from promptkit.templates._bfcl_template import BFCLTemplate
 from promptkit.types import Row
@@ -52,6 +62,7 @@ __all__ = [
     "MultiTurnGenInferencer",
     "PPLInferencer",
     "PPLOnlyInferencer",
+    "Run",
     "SCInferencer",
     "SWCELossInferencer",
 ]
@@ -59,6 +70,21 @@ __all__ = [
 #: How the turns of a dialogue become prompts (AISBench's and OpenCompass's ``infer_mode``).
 INFER_MODES = ("every", "every_with_gt", "last")
 
+
+@dataclass(frozen=True)
+class Run:
+    """What a plan is compiled for, as :meth:`Inferencer.for_run` sees it.
+
+    >>> Run("chat_template", turns=True).turns
+    True
+    """
+
+    #: The model's kind: ``'completion'``, ``'chat'`` or ``'chat_template'``.
+    model_kind: str
+    #: Whether the model receives turns (chat messages, or a completion model's meta template) rather than plain text.
+    turns: bool
+    #: The prompt controls in force (the model's, the dataset's and the run's, merged).
+    controls: Controls = field(default_factory=Controls)
 
 
 class Inferencer:
@@ -72,12 +98,24 @@ class Inferencer:
     uses_shots: ClassVar[bool] = True
     #: Tokens of ``max_seq_len`` kept free beyond the prompt when shots are fitted.
     reserved_tokens: ClassVar[int] = 0
+    #: Whether the template :meth:`select_template` returns lays out the shots and the system prompt itself, for the
+    #: run (:meth:`for_run`): the plan then renders the shots with that template too and applies neither the shot
+    #: layout nor the system prompt of the controls.
+    lays_out_shots: ClassVar[bool] = False
+    #: Whether a record's ``continuation`` follows its prompt (lm-eval scores ``context + continuation``) rather than
+    #: ends it (OpenCompass's LLInferencer): the token view's junction reads it so.
+    continuation_follows: ClassVar[bool] = False
 
     def __init__(self, max_seq_len: int | None = None, **runtime: Any) -> None:
         if max_seq_len is not None and (not isinstance(max_seq_len, int) or max_seq_len <= 0):
             raise ConfigError(f"max_seq_len must be a positive int (got {max_seq_len!r})", key="max_seq_len")
         self.max_seq_len = max_seq_len
         self.runtime = runtime
+
+    def for_run(self, run: Run) -> Inferencer:
+        """The inferencer for a plan compiled for ``run``: this one, unless what it asks for depends on the model or the
+        controls (lm-eval's chat-mode continuations and shot layout), when it returns a copy made for the run."""
+        return self
 
     def select_template(self, prompt_template: Template | None, ice_template: Template | None, reader: ReaderConfig) -> Template:
         """The template the prompts render with: the prompt_template, else the ice_template (OpenCompass's rule)."""
@@ -91,6 +129,15 @@ class Inferencer:
 
     def request_fields(self, row: Row, test_rows: Sequence[Row]) -> dict[str, Any] | None:
         """What a row's requests carry besides the prompt (written into each record), or None."""
+        return None
+
+    def row_specs(self, row: Row, test_rows: Sequence[Row]) -> Sequence[PromptSpec] | None:
+        """The prompt specs of a test row when the inferencer decides them itself, complete with their record fields,
+        ids and gold (lm-eval's multiple-choice: one spec per choice of that row, the prompt rendered once); ``None``:
+        the plan's own (one prompt, one per candidate label, one per dialogue turn, with :meth:`request_fields`).
+
+        The plan renders consecutive specs that ask for the same render (the same ``row``, ``label``, ``turn`` and
+        ``replies``) once."""
         return None
 
     def __repr__(self) -> str:

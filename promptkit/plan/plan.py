@@ -22,7 +22,7 @@ loads (:class:`LoadedRows`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,23 +32,24 @@ from promptkit.data.hooks import CalibratedDataset, IdentifiedDataset, PermutedD
 from promptkit.errors import DatasetError, PromptkitError
 from promptkit.media.policy import MediaResolver
 from promptkit.meta_templates import ChatModel, CompletionModel, TokenCounter
+from promptkit.meta_templates.chat_history import ChatHistoryOutput
 from promptkit.meta_templates.controlled import ControlledOutput
 from promptkit.meta_templates.final import FinalStage, Media
 from promptkit.meta_templates.protocol import FinalInput, Model
 from promptkit.plan.dataset import DatasetSpec
 from promptkit.plan.dialogue import Dialogue, Turns, dialogue_for
 from promptkit.plan.fitting import ShotFitter, ShotTokens
-from promptkit.plan.inferencers import GenInferencer, Inferencer, PPLInferencer
+from promptkit.plan.inferencers import GenInferencer, Inferencer, PPLInferencer, Run
 from promptkit.plan.spec import PromptSpec
 from promptkit.promptlist import PromptList
 from promptkit.templates.compose import PromptComposer
 from promptkit.templates.layout import ShotLayout
-from promptkit.templates.protocol import ChatMessagesTemplate, Prompt, Template
+from promptkit.templates.protocol import ChatHistoryTemplate, ChatMessagesTemplate, Prompt, Template
 from promptkit.templates.shots import ShotRenderer
 from promptkit.tokens.guard import ForgeryCheck, GuardedRows, Neutral, NeutralRows, Scanned, TokenGuard, summary
 from promptkit.types import Row
 
-__all__ = ["Fitted", "LoadedRows", "Plan", "Rendered"]
+__all__ = ["Fitted", "LoadedRows", "Plan", "Rendered", "same_render"]
 
 logger = logging.getLogger("promptkit.render")
 
@@ -90,16 +91,20 @@ class Plan:
         self.model: Model = model if model is not None else CompletionModel(abbr=None)
         self.rows = rows
         self.replies = replies
-        inferencer = self.inferencer = dataset.inferencer
-        self.mode = inferencer.mode
         self.output_column = dataset.reader.output_column
         #: The prompt controls in force: the model's, then the dataset's, then the run's (see promptkit.controls).
         self.controls = Controls.merge(getattr(model, "controls", None), dataset.controls, controls)
         #: The run-time overrides and run controls that shaped the prompts, as ``key=value`` lines (``None``: none).
         self.overrides = [*dataset.overrides, *(controls.describe() if controls is not None else ())] or None
+        turns = self.model.kind != "completion" or getattr(self.model, "meta_template", None) is not None
+        inferencer = self.inferencer = dataset.inferencer.for_run(Run(self.model.kind, turns, self.controls))
+        self.mode = inferencer.mode
         # The inferencer picks the template (OpenCompass's rule: the prompt_template, else the ice_template).
         template = inferencer.select_template(dataset.prompt_template, dataset.ice_template, dataset.reader)
-        self.layout = ShotLayout(self.controls.layout, template, dataset.ice_template, self.output_column)
+        if inferencer.lays_out_shots:  # the template lays out its shots and system prompt for the run itself
+            self.layout = ShotLayout("as_configured", template, template if dataset.ice_template is not None else None, self.output_column)
+        else:
+            self.layout = ShotLayout(self.controls.layout, template, dataset.ice_template, self.output_column)
         self.template: Template = self.layout.template
         self.dialogue: Dialogue | None = dialogue_for(self.template, inferencer)
         #: How a dialogue's turns become prompts (``'every'``, ``'every_with_gt'``, ``'last'``); ``None``: not a dialogue.
@@ -150,13 +155,25 @@ class Plan:
             type(inferencer).request_fields is not Inferencer.request_fields or self._tools_in_request or self._dataset_fields is not None
         )
 
-    def _output(self) -> ControlledOutput | None:
-        """The final input under the controls (prefill, chat-template kwargs, thinking); ``None``: the model's own."""
+    def _output(self) -> ControlledOutput | ChatHistoryOutput | None:
+        """The final input under the controls (prefill, chat-template kwargs, thinking), or of a chat history as built;
+        ``None``: the model's own."""
+        if isinstance(self.template, ChatHistoryTemplate):
+            return ChatHistoryOutput(self.model, self.controls, self.template.chat_history)
         prefill = getattr(self.inferencer, "prefill", False)
         gen_prefix = getattr(self.inferencer, "gen_prefix", None)
         if not ControlledOutput.needed(self.controls, prefill, gen_prefix):
             return None
         return ControlledOutput(self.model, self.mode, self.controls, prefill=prefill, gen_prefix=gen_prefix)
+
+    @property
+    def span_render(self) -> Callable[[Prompt, str], FinalInput] | None:
+        """How spans re-render a prompt when the model's own ``render`` is not what made its final input (a chat history
+        as built); ``None``: the model's."""
+        output = self.output
+        if not isinstance(output, ChatHistoryOutput):
+            return None
+        return lambda prompt, mode: output.render(prompt)
 
     @cached_property
     def media_root(self) -> Path | None:
@@ -225,7 +242,8 @@ class Plan:
         mask_value = self.inferencer.gen_field_replace_token if isinstance(self.inferencer, GenInferencer) else ""
         # OpenCompass's inferencers that use no shots pass an empty ice.
         no_shots = retriever.ice_eos_token if self.inferencer.uses_shots else ""
-        return PromptComposer(self.template, self.layout, shots, no_shots, self.output_column, mask_value, self.controls.system_prompt)
+        system_prompt = None if self.inferencer.lays_out_shots else self.controls.system_prompt
+        return PromptComposer(self.template, self.layout, shots, no_shots, self.output_column, mask_value, system_prompt)
 
     def _neutral_composer(self, neutral: Neutral, shots: Sequence[int]) -> PromptComposer:
         """The template stage of a reference render with ``shots``: the plan's own when no shot's row holds a delimiter
@@ -280,6 +298,9 @@ class Plan:
         turns to render (with their replies, already through the guard)."""
         if turns is not None:
             return self._turn_specs(source, row, turns)
+        own = self.inferencer.row_specs(row, self.rows.test)
+        if own is not None:
+            return own
         fields, request = self._fields(row) if self._row_fields else (None, None)
         scores_labels = self.inferencer.scores_labels
         specs: Sequence[PromptSpec] = self._label_specs if scores_labels else self._single
@@ -423,18 +444,24 @@ class Plan:
     def fit(self, specs: Sequence[PromptSpec], row: Row, shots: Sequence[int]) -> list[Fitted]:
         """Each spec rendered with the longest prefix of ``shots`` that fits ``max_seq_len`` (OpenCompass's
         drop-the-last-shot result); the labels of a row are scored with the same shots, the fewest any of them fits
-        with; a calibration prompt takes its row's shots as they are.  An error names the label being rendered."""
+        with; a calibration prompt takes its row's shots as they are.  Consecutive specs that ask for the same render
+        (:func:`same_render`) are rendered once.  An error names the label being rendered."""
         fitter = self.fitter
         picked = list(shots)
         kept = picked
         out: list[Fitted] = []
+        last: tuple[PromptSpec, Fitted] | None = None
         for spec in specs:
             try:
                 if spec.follows:
                     out.append((self.render(spec, row, kept), kept, False, False))
                     continue
                 if fitter is None:
-                    out.append((self.render(spec, row, picked), picked, False, False))
+                    if last is not None and same_render(last[0], spec):
+                        out.append(last[1])
+                        continue
+                    last = (spec, (self.render(spec, row, picked), picked, False, False))
+                    out.append(last[1])
                     continue
                 self.composer.check_shots(picked)
                 start = kept if spec.label is not None else picked  # a row's labels share the shots they end with
@@ -452,3 +479,9 @@ class Plan:
                     except PromptkitError as error:
                         raise error.add_context(label=spec.label) from None
         return out
+
+
+def same_render(first: PromptSpec, second: PromptSpec) -> bool:
+    """Whether two prompt specs of a row render the same prompt with the same shots: the same row, label, turn and
+    replies (lm-eval's choices of one context)."""
+    return first.row is second.row and first.label == second.label and first.turn == second.turn and first.replies is second.replies

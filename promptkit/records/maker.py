@@ -13,6 +13,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from promptkit.meta_templates.chat_history import ChatHistoryOutput
 from promptkit.meta_templates.controlled import ControlledOutput
 from promptkit.meta_templates.protocol import FinalInput
 from promptkit.plan.spec import ROW_GOLD, PromptSpec
@@ -34,7 +35,7 @@ class RecordMaker:
     __slots__ = ("_blocks", "_bos", "_output", "context", "output_column")
 
     def __init__(
-        self, context: RecordContext, settings: Mapping[str, Any], bos: Sequence[str], output_column: str | None, output: ControlledOutput | None
+        self, context: RecordContext, settings: Mapping[str, Any], bos: Sequence[str], output_column: str | None, output: ControlledOutput | ChatHistoryOutput | None
     ) -> None:
         self.context = context
         self.output_column = output_column
@@ -64,7 +65,7 @@ class RecordMaker:
             request = {**request, **spec.request}
         fields = spec.fields
         if self._output is not None:
-            extra = self._output.request_for(final)
+            extra = self._output.request_for(final, intermediate)
             if extra:
                 fields = {**fields, **extra} if fields else extra
         gold = spec.gold

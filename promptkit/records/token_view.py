@@ -18,8 +18,9 @@ needed, so stock chat templates (Llama-3.1, Qwen2.5, Gemma) get masks too.
   computes them, ``tok(context + continuation)[len(tok(context)):]``, and
   whether that differs from ``tok(continuation)`` (then both are given).  The
   continuation is ``LLInferencer``'s row continuation (the context: the input
-  before its last occurrence, or the whole input when it does not hold it), else
-  the ``answer_slot`` text (the context: the input before it).
+  before its last occurrence, or the whole input when it does not hold it), or
+  one that follows the input (lm-eval's requests: the context is the whole
+  input), else the ``answer_slot`` text (the context: the input before it).
 
 >>> class Chars:  # a tokenizer of one token per character
 ...     def encode_offsets(self, text):
@@ -123,9 +124,9 @@ class TokenView:
         return out
 
 
-def token_view(final: str, spans: Sequence[Span], encoder: TokenEncoder, continuation: str | None = None) -> TokenView:
+def token_view(final: str, spans: Sequence[Span], encoder: TokenEncoder, continuation: str | None = None, *, follows: bool = False) -> TokenView:
     """The token view of ``final`` whose pieces are ``spans`` (string spans that tile it, as ``find_spans`` gives);
-    ``continuation``: LLInferencer's row continuation, if any."""
+    ``continuation``: LLInferencer's row continuation, if any, or (``follows``) the one scored after ``final``."""
     ids, offsets = encoder.encode_offsets(final)
     tiles = sorted((span for span in spans if span.end > span.start), key=lambda span: span.start)
     starts = [span.start for span in tiles]
@@ -139,11 +140,13 @@ def token_view(final: str, spans: Sequence[Span], encoder: TokenEncoder, continu
         at = start + (stripped if stripped < len(text) else 0)
         labels.append(tiles[max(bisect_right(starts, at) - 1, 0)].piece)
     mask = tuple(1 if is_answer(label) else 0 for label in labels)
-    return TokenView(tuple(ids), tuple(labels), mask, _junction(final, spans, encoder, continuation))
+    return TokenView(tuple(ids), tuple(labels), mask, _junction(final, spans, encoder, continuation, follows))
 
 
-def _junction(final: str, spans: Sequence[Span], encoder: TokenEncoder, continuation: str | None) -> Junction | None:
-    if continuation is not None:
+def _junction(final: str, spans: Sequence[Span], encoder: TokenEncoder, continuation: str | None, follows: bool) -> Junction | None:
+    if continuation is not None and follows:
+        context = final
+    elif continuation is not None:
         at = final.rfind(continuation) if continuation else -1
         context = final[:at] if at >= 0 else final
     else:

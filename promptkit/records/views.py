@@ -45,15 +45,17 @@ class PromptViews:
     def spans(self, prompt: RenderedPrompt, row_prompts: Sequence[RenderedPrompt] = ()) -> list[Span]:
         """The spans of ``prompt``'s pieces; ``row_prompts`` (its row's prompts) name a string ppl prompt's answer slot."""
         plan = self.plan
-        mode = plan.mode if prompt.mode == "calib" else prompt.mode
+        mode = plan.mode  # how the prompt was rendered (a calibration prompt's, an lm-eval likelihood context's: the plan's)
         shot_renderer = plan.composer.shots
         shots = shot_renderer.pieces(prompt.ice_idx) if shot_renderer is not None and prompt.ice_idx else ()
         others: tuple[str, ...] = ()
         if isinstance(prompt.intermediate, str) and mode == "ppl":
             others = tuple(p.intermediate for p in row_prompts if p.mode == prompt.mode and isinstance(p.intermediate, str) and p is not prompt)
-        spans = find_spans(plan.model, prompt.intermediate, mode, Hints(shots, others, _continuation(prompt)))
+        render = plan.span_render
+        spans = find_spans(plan.model, prompt.intermediate, mode, Hints(shots, others, _continuation(prompt)), render)
         if prompt.escaped_tokens:  # a token row text formed with template text is broken in the final input alone
-            spans = _with_escapes(spans, plan.model.render(prompt.intermediate, mode), prompt.prompt)
+            reference = render(prompt.intermediate, mode) if render is not None else plan.model.render(prompt.intermediate, mode)
+            spans = _with_escapes(spans, reference, prompt.prompt)
         return spans
 
     def with_tokens(self, prompts: list[RenderedPrompt]) -> list[RenderedPrompt]:
@@ -63,7 +65,9 @@ class PromptViews:
         for prompt in prompts:
             final = prompt.prompt
             assert isinstance(final, str)  # chat API models are refused when the views are built
-            out.append(prompt._replace(tokens=token_view(final, self.spans(prompt, prompts), self.encoder, _continuation(prompt))))
+            continuation = _continuation(prompt)
+            follows = continuation is not None and self.plan.inferencer.continuation_follows
+            out.append(prompt._replace(tokens=token_view(final, self.spans(prompt, prompts), self.encoder, continuation, follows=follows)))
         return out
 
     def token_segments(self, prompt: RenderedPrompt) -> TokenSegments | None:

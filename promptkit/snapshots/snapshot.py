@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -115,11 +115,13 @@ def write_snapshot(
     dataset: str | None = None,
     data_root: str | Path | None = None,
     rows: Sequence[str] = (),
+    model_paths: Mapping[str, str] | None = None,
 ) -> int:
     """Render every dataset of ``dataset_configs`` for each model and pin the records in ``directory``; how many.
 
     ``data_root`` and ``rows`` are where the datasets read their rows (``--data-root``, ``--rows``); the rows files are
-    pinned in the manifest (``check`` reads them again), the data root is not: it is the checking machine's.
+    pinned in the manifest (``check`` reads them again), the data root is not: it is the checking machine's, and
+    neither are ``model_paths`` (``--model-path``: where models named by hub id are).
 
     ``directory`` is created, or replaced as a whole when it is a snapshot already (:mod:`promptkit.snapshots.folder`:
     the old snapshot stays as it was until the new one is complete; files its manifest does not name are kept,
@@ -138,7 +140,9 @@ def write_snapshot(
         )
     existed = folder.is_dir()
     dropped = pinned_files(folder, _read_manifest(folder, strict=False)) if (folder / MANIFEST).is_file() else []
-    records = config_records(dataset_configs, model_configs, dataset=dataset, data_root=data_root, rows=list(rows) or None)
+    records = config_records(
+        dataset_configs, model_configs, dataset=dataset, data_root=data_root, rows=list(rows) or None, model_paths=model_paths
+    )
     files: dict[str, list[Record]] = {}
     for record in records:
         name = f"{_safe(record.get('dataset'))}/{_safe(record.get('model') or _NO_MODEL)}.jsonl"
@@ -179,13 +183,22 @@ def write_snapshot(
     return len(records)
 
 
-def check_snapshot(directory: str | Path, *, data_root: str | Path | None = None, rows: Sequence[str] = ()) -> DiffReport:
+def check_snapshot(
+    directory: str | Path, *, data_root: str | Path | None = None, rows: Sequence[str] = (), model_paths: Mapping[str, str] | None = None
+) -> DiffReport:
     """The snapshot's configs rendered again and compared, record by record, with the pinned records: from ``rows``
     when given, else from the rows files the snapshot was written with, else from each dataset's own data (under
     ``data_root``)."""
     snapshot = Snapshot(directory)
     pinned = snapshot.records()
-    now = config_records(snapshot.configs, snapshot.models, dataset=snapshot.dataset, data_root=data_root, rows=list(rows or snapshot.rows) or None)
+    now = config_records(
+        snapshot.configs,
+        snapshot.models,
+        dataset=snapshot.dataset,
+        data_root=data_root,
+        rows=list(rows or snapshot.rows) or None,
+        model_paths=model_paths,
+    )
     # As the snapshot holds them: NaN and Infinity are written as null (promptkit.records.json_text), and compare so.
     return diff_records(pinned, RecordSet("rendered now", [finite(record) for record in now]), fields=True)
 

@@ -3,7 +3,9 @@
 A class that implements :class:`Template` can be a config's ``ice_template``
 or ``prompt_template`` (``type=`` takes it without subclassing anything);
 :class:`DialogueTemplate` adds what dialogue inference (``infer_mode``
-``'every'``/``'last'``, ``MultiTurnGenInferencer``) needs.  The built-in
+``'every'``/``'last'``, ``MultiTurnGenInferencer``) needs; :class:`ChatHistoryTemplate`
+is a template whose prompts are chat messages as built, message for message
+(lm-eval's tasks), which a model's final stage takes as they are.  The built-in
 templates (``PromptTemplate`` and its Jinja, multimodal and multi-turn kinds,
 ``MessagesTemplate``) implement them; ``tests/test_protocols.py`` checks it.
 """
@@ -13,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from promptkit.messages import Message
 from promptkit.promptlist import PromptList
 
-__all__ = ["ChatMessagesTemplate", "DialogueTemplate", "Prompt", "Template"]
+__all__ = ["ChatHistoryTemplate", "ChatMessagesTemplate", "DialogueTemplate", "Prompt", "Template"]
 
 #: A rendered prompt: a string (string templates) or a PromptList (chat templates).
 Prompt = str | PromptList
@@ -95,4 +98,17 @@ class ChatMessagesTemplate(Template, Protocol):
 
     def chat_messages(self, prompt: Prompt) -> list[dict[str, Any]]:
         """The OpenAI-style messages of a prompt this template rendered."""
+        ...
+
+
+@runtime_checkable
+class ChatHistoryTemplate(Template, Protocol):
+    """A template whose PromptLists are a chat history as built, message for message (lm-eval's tasks): a chat model
+    receives the messages as they are, a chat-template model's template is applied to them as they are (no meta
+    template, nothing merged or skipped), and a final assistant message with text is continued rather than answered
+    (:class:`~promptkit.meta_templates.chat_history.ChatHistoryOutput`).  A string prompt is final text, passed on as
+    it is."""
+
+    def chat_history(self, prompt: PromptList) -> tuple[Message, ...]:
+        """The messages of a PromptList this template rendered."""
         ...

@@ -161,9 +161,9 @@ class _Builder:
 
     def _spans(self, prompt: RenderedPrompt, entry: Entry) -> None:
         """``sp``: ``[piece, start, end, message, tokens]`` per span (trailing ``None``s left out); or ``spx``: why not."""
-        mode = self.renderer.mode if prompt.mode == "calib" else prompt.mode  # calib prompts render in the task's mode
+        mode = self.renderer.plan.mode  # how the prompt rendered (a calibration prompt's, an lm-eval likelihood context's: the plan's)
         try:
-            spans = find_spans(self.model, self._text_only(prompt, mode), mode)
+            spans = find_spans(self.model, self._text_only(prompt, mode), mode, render=self.renderer.plan.span_render)
         except PromptkitError as error:
             entry["spx"] = str(error)
             return

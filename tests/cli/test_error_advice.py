@@ -22,6 +22,8 @@ from promptkit.cli.main import COMMANDS, build_parser, main
 
 PACKAGE = Path(__file__).parents[2] / "promptkit"
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*[a-z]")
+#: Another tool's command line in a message: the flags after it are that tool's (``hf download ID --revision R``).
+FOREIGN = re.compile(r"\b(?:hf download|pip install|lm_eval|evalscope eval)\b|lm-eval's|EvalScope's")
 NAMED = re.compile(r"promptkit (snapshot (?:write|check)|" + "|".join(name for name in COMMANDS if name != "snapshot") + r")\b")
 
 #: The commands that read dataset configs (their data may be missing: --data-root, --rows).
@@ -40,13 +42,16 @@ SHOWN_BY: dict[str, tuple[str, ...]] = {
     "--index": ("preview",),
     "--indices": ("render", "view", "diff"),
     "--model": ("preview", "render", "view", "diff", "snapshot write"),
+    "--model-path": ("preview", "render", "view", "lint", "diff", "snapshot write", "snapshot check", "check-template"),
     "--no-spans": ("diff",),
     "--num-fewshot": ("preview", "render"),
     "--out": ("render", "view"),
     "--replies": ("preview", "render", "view"),
     "--rows": DATASETS,
     "--sample": ("lint",),
+    "--seed": ("preview", "render"),
     "--set": ("preview", "render"),
+    "--shots": ("preview", "render"),
     "--spans": ("render",),
     "--tokenizer": ("preview", "render", "view"),
     "--tokens": ("render",),
@@ -77,12 +82,22 @@ def suggested_flags() -> list[tuple[str, str, str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skipped = _skipped(tree)
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in skipped or "var(--" in node.value:
+            if isinstance(node, ast.JoinedStr) and id(node) not in skipped:  # an f-string is read whole, its values as {}
+                skipped.update(id(value) for value in node.values)
+                text = "".join(value.value if isinstance(value, ast.Constant) else "{}" for value in node.values)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+                text = node.value
+            else:
+                continue
+            if "var(--" in text:
                 continue  # (a style sheet's custom properties, --dim, are not flags)
             where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
-            named = NAMED.search(node.value)
-            for match in FLAG.finditer(node.value):
+            named = NAMED.search(text)
+            foreign = [found.start() for found in FOREIGN.finditer(text)]
+            for match in FLAG.finditer(text):
                 flag = match.group()
+                if any(start < match.start() for start in foreign):
+                    continue
                 if named is not None and named.start() < match.start():
                     out.append((where, flag, named.group(1)))
                     continue

@@ -100,8 +100,8 @@ def test_a_source_no_front_end_reads_is_one_line(tmp_path: Path):
     with pytest.raises(ConfigError) as error:
         load_datasets(path)
     assert str(error.value) == (
-        f"config {path}: no front end reads this config source (the front ends: evalscope, opencompass); a dataset config is a .py "
-        "file, an EvalScope benchmark is evalscope:NAME"
+        f"config {path}: no front end reads this config source (the front ends: evalscope, opencompass, lmeval); a dataset config is "
+        "a .py file, an lm-eval task a .yaml file or lmeval:NAME, an EvalScope benchmark evalscope:NAME"
     )
 
 
@@ -109,7 +109,7 @@ def test_the_built_in_front_ends_implement_the_protocol():
     """Every built-in front end is a FrontEnd; EvalScope's, asked first, reads evalscope:NAME and adapter files, and leaves
     other .py files to the OpenCompass one."""
     assert all(isinstance(front_end, FrontEnd) for front_end in BUILT_IN)
-    assert [front_end.name for front_end in BUILT_IN] == ["evalscope", "opencompass"]
+    assert [front_end.name for front_end in BUILT_IN] == ["evalscope", "opencompass", "lmeval"]
     assert BUILT_IN[0].reads("evalscope:gsm8k") and BUILT_IN[0].reads("tests/evalscope/adapters/gsm8k_adapter.py")
     assert not BUILT_IN[0].reads("configs/datasets/mmlu_demo/mmlu_demo_gen.py")
     assert BUILT_IN[1].reads("configs/datasets/mmlu_demo/mmlu_demo_gen.py")

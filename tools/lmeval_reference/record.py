@@ -136,7 +136,7 @@ EXTRA_SETUPS = {
 TASKS = [
     "pk_arc_easy", "pk_arc_easy_indices", "pk_arc_challenge", "pk_mmlu_astronomy", "pk_mmlu_anatomy", "pk_mmlu_continuation", "pk_mmlu_generative",
     "pk_hellaswag", "pk_winogrande", "pk_winogrande_jinja", "pk_gsm8k", "pk_gsm8k_cot", "pk_gsm8k_chat", "pk_gsm8k_defaults",
-    "pk_boolq", "pk_piqa", "pk_sciq", "pk_openbookqa", "pk_csqa_shuffled", "pk_lambada", "pk_lambada_cloze", "pk_wikitext",
+    "pk_boolq", "pk_piqa", "pk_sciq", "pk_openbookqa", "pk_csqa_shuffled", "pk_csqa_random_module", "pk_lambada", "pk_lambada_cloze", "pk_wikitext",
     "pk_wikitext_jinja", "pk_triviaqa", "pk_nq_open", "pk_truthfulqa_mc2", "pk_truthfulqa_mc1", "pk_logiqa", "pk_logiqa_space",
     "pk_humaneval_instruct", "pk_bbh_boolean_expressions", "pk_quirks_description_column",
 ]

@@ -237,6 +237,8 @@ def _int_content(value: int, kind: str, precision: int | None, grouping: bool) -
 def _float_content(digits: int, kind: str, precision: int | None, grouping: bool) -> int:
     """``digits``: the most digits before the point; the bound includes a sign, a point, an exponent, a '%'."""
     places = 6 if precision is None else precision
+    if kind == "%":  # the value times 100: two more digits before the point
+        digits += 2
     if kind in ("f", "F", "%"):
         return digits + digits // 3 * grouping + places + 5
     if kind in ("e", "E"):

@@ -12,7 +12,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import promptkit
@@ -177,6 +177,7 @@ def format_calls(draw: st.DrawFn) -> tuple[str, list[object], dict[str, object]]
 
 @settings(max_examples=400, deadline=None)
 @given(format_calls())
+@example(("{2:,%}", (None, "", -10000000), {}))  # '%' multiplies by 100: two more digits, and a comma more
 def test_format_bound_is_never_below_the_real_length(call):
     """Property: for any small format and arguments, the estimate is at least the real length, and not absurdly more."""
     fmt, args, kwargs = call

@@ -385,3 +385,14 @@ def test_with_evalscope_installed_other_benchmarks_render_with_its_adapter(tmp_p
     (record,) = records("evalscope:piqa", rows=[f"validation={rows}"])
     assert record["messages"][0]["content"].endswith("To open a jar, you should\n\nA) twist the lid\nB) freeze it")
     assert "evalscope.benchmarks.piqa.piqa_adapter" in sys.modules
+
+
+def test_seed_is_evalscopes_seed(capsys):
+    """`--seed N` is EvalScope's TaskConfig.seed, as `--set seed=N` sets it: the shuffled choices follow it."""
+    args = ["render", "evalscope:arc", "--set", f"local_path={str(DATA / 'arc')!r}", "--set", "shuffle_choices=True"]
+    prompts = {}
+    for extra in (["--seed", "7"], ["--set", "seed=7"], []):
+        assert main([*args, *extra]) == 0
+        prompts[" ".join(extra)] = [json.loads(line)["messages"] for line in capsys.readouterr().out.splitlines()]
+    assert prompts["--seed 7"] == prompts["--set seed=7"]
+    assert prompts["--seed 7"] != prompts[""]

@@ -170,3 +170,13 @@ def test_ids_are_unique_within_a_render(make_renderer, answers, labels, ppl):
     infer = dict(ZERO, inferencer=dict(type="PPLInferencer", labels=labels)) if ppl else ZERO
     ids = [p.id for p in make_renderer(rows, infer)]
     assert len(ids) == len(set(ids)) == len(rows) * (len(labels) if ppl else 1)
+
+
+def test_record_fields_are_in_the_order_the_record_maker_writes():
+    """RecordMaker.make builds a RenderedPrompt positionally: a field added, removed or moved must be added there too."""
+    from promptkit.records.record import RenderedPrompt
+
+    assert RenderedPrompt._fields == (
+        "context", "spec", "index", "prompt", "ice_idx", "id", "intermediate", "gold", "request", "request_fields", "row", "media",
+        "truncated", "over_limit", "escaped_tokens", "permutation", "tokens",
+    )  # fmt: skip

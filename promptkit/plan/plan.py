@@ -154,6 +154,10 @@ class Plan:
         self._row_fields = (
             type(inferencer).request_fields is not Inferencer.request_fields or self._tools_in_request or self._dataset_fields is not None
         )
+        #: Whether the inferencer decides a row's specs itself (:meth:`Inferencer.row_specs`).
+        self._own_specs = type(inferencer).row_specs is not Inferencer.row_specs
+        #: Whether every test row has the same specs: no specs, fields or calibration prompt of its own.
+        self._same_specs = not (self._own_specs or self._row_fields or self._calib_row is not None)
 
     def _output(self) -> ControlledOutput | ChatHistoryOutput | None:
         """The final input under the controls (prefill, chat-template kwargs, thinking), or of a chat history as built;
@@ -298,11 +302,14 @@ class Plan:
         turns to render (with their replies, already through the guard)."""
         if turns is not None:
             return self._turn_specs(source, row, turns)
-        own = self.inferencer.row_specs(row, self.rows.test)
-        if own is not None:
-            return own
-        fields, request = self._fields(row) if self._row_fields else (None, None)
         scores_labels = self.inferencer.scores_labels
+        if self._same_specs:  # the usual row: nothing of its own to add
+            return self._label_specs if scores_labels else self._single
+        if self._own_specs:
+            own = self.inferencer.row_specs(row, self.rows.test)
+            if own is not None:
+                return own
+        fields, request = self._fields(row) if self._row_fields else (None, None)
         specs: Sequence[PromptSpec] = self._label_specs if scores_labels else self._single
         if fields is not None or request is not None:
             specs = [PromptSpec(mode=spec.mode, label=spec.label, suffix=spec.suffix, fields=fields, request=request) for spec in specs]
@@ -447,6 +454,12 @@ class Plan:
         with; a calibration prompt takes its row's shots as they are.  Consecutive specs that ask for the same render
         (:func:`same_render`) are rendered once.  An error names the label being rendered."""
         fitter = self.fitter
+        if fitter is None and len(specs) == 1 and not specs[0].follows:  # the usual row: one render, no fitting
+            try:
+                picked = list(shots)
+                return [(self.render(specs[0], row, picked), picked, False, False)]
+            except PromptkitError as error:
+                raise error.add_context(label=specs[0].label) from None
         picked = list(shots)
         kept = picked
         out: list[Fitted] = []

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import promptkit
+from promptkit.cli.main import main
 
 pa = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")
@@ -175,9 +176,13 @@ def write_table(table: Any, path: Path) -> None:
 
 @pytest.mark.parametrize("column", sorted(COLUMNS))
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow", ""])
-def test_columnar_values_render_in_their_json_form(tmp_path: Path, column: str, suffix: str) -> None:
+def test_columnar_values_render_in_their_json_form(
+    tmp_path: Path, column: str, suffix: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A Parquet, Arrow or ``datasets`` column of a type JSON has no value for, as the answer and as an input: its JSON
-    form in the prompt and in the record (and a null stays null)."""
+    form in the prompt and in the record (and a null stays null).  In process: 72 commands, each a second or two as a
+    process of its own (importing pyarrow or datasets)."""
+    monkeypatch.chdir(tmp_path)
     values, form = COLUMNS[column]
     null = pa.nulls(1, values.type)
     for name, table in (
@@ -186,9 +191,10 @@ def test_columnar_values_render_in_their_json_form(tmp_path: Path, column: str, 
     ):
         path = tmp_path / f"{name}{suffix}"
         write_table(table, path)
-        run = cli(tmp_path, "render", write_config(tmp_path), "--rows", path.name)
-        assert (run.returncode, run.stderr) == (0, "")
-        first, second = (json.loads(line) for line in run.stdout.splitlines())
+        assert main(["render", str(write_config(tmp_path)), "--rows", path.name]) == 0
+        out, err = capsys.readouterr()
+        assert err == ""
+        first, second = (json.loads(line) for line in out.splitlines())
         if name == "answer":
             assert (first["gold"], second["gold"]) == (form, None)
         else:

@@ -396,3 +396,28 @@ def test_seed_is_evalscopes_seed(capsys):
         prompts[" ".join(extra)] = [json.loads(line)["messages"] for line in capsys.readouterr().out.splitlines()]
     assert prompts["--seed 7"] == prompts["--set seed=7"]
     assert prompts["--seed 7"] != prompts[""]
+
+
+@pytest.mark.skipif(evalscope_installed(), reason="EvalScope is installed: the file's base class is EvalScope's own")
+def test_an_adapter_without_record_to_sample_is_one_line_naming_the_hook(tmp_path, capsys):
+    """A file whose class defines no record_to_sample: one line naming the class and what to define."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "test.jsonl").write_text('{"question": "q", "answer": "a"}\n', encoding="utf-8")
+    path = tmp_path / "noimpl_adapter.py"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
+            from evalscope.api.registry import register_benchmark
+
+            @register_benchmark(BenchmarkMeta(name='noimpl', dataset_id='data', prompt_template='{question}', eval_split='test'))
+            class NoImpl(DefaultDataAdapter):
+                pass
+            """
+        ),
+        encoding="utf-8",
+    )
+    assert main(["render", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("promptkit: error: ")
+    assert "NoImpl defines no record_to_sample(record): define it in the adapter file, returning a Sample" in err

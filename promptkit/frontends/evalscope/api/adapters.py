@@ -185,13 +185,18 @@ class DefaultDataAdapter(DataAdapter):
         return LocalLoader(use_local_loader)
 
     def record_to_sample(self, record: dict[str, Any]) -> Sample | list[Sample]:
-        raise NotImplementedError("This method should be implemented in subclasses")
+        """The hook every adapter defines: a data record as a ``Sample``; the base class has none, as EvalScope's."""
+        raise NotImplementedError(f"{type(self).__name__} defines no record_to_sample(record): define it in the adapter file, returning a Sample")
 
     def sample_filter(self, sample: Sample) -> bool:
         return True
 
     def sample_to_fewshot(self, sample: Sample) -> str:
-        raise NotImplementedError("This method should be implemented in subclasses")
+        """A shot's text, for adapters that render shots themselves; the base class has none, as EvalScope's."""
+        raise NotImplementedError(
+            f"{type(self).__name__} defines no sample_to_fewshot(sample), which writes a shot: define it in the adapter file, or give "
+            "few_shot_num=0 (--num-fewshot 0)"
+        )
 
     def format_prompt_template(self, sample: Sample) -> str:
         return self.prompt_template.format(question=sample.input)  # type: ignore[union-attr]  # None fails as in EvalScope

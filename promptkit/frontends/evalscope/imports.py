@@ -18,19 +18,15 @@ Outside the block the finder is gone and the modules it served leave ``sys.modul
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import logging
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from types import ModuleType
 from typing import Any
 
 from promptkit.errors import ConfigError
 from promptkit.frontends.evalscope.api import adapters, messages, meta, multi_choices, registry, samples
+from promptkit.frontends.served_imports import served_imports
 
 __all__ = ["SERVED", "Placeholder", "evalscope_imports", "loading"]
 
@@ -87,51 +83,11 @@ def served(module: str, name: str) -> Any:
     return Placeholder(f"{module}.{name}")
 
 
-class _ServedModule(ModuleType):
-    """A module under ``evalscope``: every public attribute is served (and kept, so it stays the same object)."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        value = served(self.__name__, name)
-        setattr(self, name, value)
-        return value
-
-
-class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds every module under ``evalscope`` and serves it as a :class:`_ServedModule` package."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname.split(".", 1)[0] != "evalscope":
-            return None
-        return importlib.util.spec_from_loader(fullname, self, is_package=True)
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return _ServedModule(spec.name)
-
-    def exec_module(self, module: ModuleType) -> None:
-        return None
-
-
-def _ours(name: str) -> bool:
-    return name == "evalscope" or name.startswith("evalscope.")
-
-
 @contextmanager
 def evalscope_imports() -> Iterator[None]:
     """Serve ``evalscope.*`` for the ``with`` block (see the module docstring)."""
-    hidden = {name: module for name, module in sys.modules.items() if _ours(name)}
-    for name in hidden:
-        del sys.modules[name]
-    finder = _Finder()
-    sys.meta_path.insert(0, finder)
-    try:
+    with served_imports(frozenset({"evalscope"}), served):
         yield
-    finally:
-        sys.meta_path.remove(finder)
-        for name in [name for name in sys.modules if _ours(name)]:
-            del sys.modules[name]
-        sys.modules.update(hidden)
 
 
 @contextmanager

@@ -20,15 +20,13 @@ an installed OpenCompass is imported as usual everywhere else.
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
-import importlib.util
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
+
+from promptkit.frontends.served_imports import served_imports
 
 __all__ = ["ENGINES", "Foreign", "engine_imports", "installed"]
 
@@ -71,51 +69,11 @@ def served(module: str, name: str) -> Any:
     return Foreign(module, name)
 
 
-class _EngineModule(ModuleType):
-    """A module of an engine package: every public attribute is served (and kept, so it stays the same object)."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        value = served(self.__name__, name)
-        setattr(self, name, value)
-        return value
-
-
-class _EngineFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds every module under :data:`ENGINES` and serves it as an :class:`_EngineModule` package."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if not _is_engine(fullname):
-            return None
-        return importlib.util.spec_from_loader(fullname, self, is_package=True)
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return _EngineModule(spec.name)
-
-    def exec_module(self, module: ModuleType) -> None:
-        return None
-
-
-def _is_engine(module: str) -> bool:
-    return module.split(".", 1)[0] in ENGINES
-
-
 @contextmanager
 def engine_imports() -> Iterator[None]:
     """Serve the engines' modules for the ``with`` block (see the module docstring)."""
-    hidden = {name: module for name, module in sys.modules.items() if _is_engine(name)}
-    for name in hidden:
-        del sys.modules[name]
-    finder = _EngineFinder()
-    sys.meta_path.insert(0, finder)
-    try:
+    with served_imports(frozenset(ENGINES), served):
         yield
-    finally:
-        sys.meta_path.remove(finder)
-        for name in [name for name in sys.modules if _is_engine(name)]:
-            del sys.modules[name]
-        sys.modules.update(hidden)
 
 
 def installed(engine: str) -> bool:

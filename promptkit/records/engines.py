@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError
+from promptkit.meta_templates.protocol import FinalInput
 from promptkit.records.record import RenderedPrompt
 
 __all__ = ["ENGINE_FORMATS", "EngineFormat", "OpenAIBatch", "VLLMRequests", "engine_format"]
+
+#: A request block's line for a prompt, from its id and final input.
+LineMaker = Callable[[str, FinalInput], dict[str, Any]]
 
 #: The request parameters OpenAI's APIs take, by endpoint (what the request block may hold).
 _OPENAI_PARAMS = {
@@ -60,7 +64,8 @@ class EngineFormat(ABC):
     """One line per prompt for an engine (see the module docstring); ``custom_id`` values must not repeat in a file.
 
     What a line takes from a prompt's request block (the model name, the parameters the target takes) is worked out
-    once per block: the prompts of a renderer share one block object (or one per row whose dataset adds fields).
+    once per block, into a function that builds the block's lines: the prompts of a renderer share one block object
+    (or one per row whose dataset adds fields).
     """
 
     name: ClassVar[str]
@@ -69,8 +74,8 @@ class EngineFormat(ABC):
         #: Request parameters left out because the target does not take them, in the order met.
         self.dropped: dict[str, None] = {}
         self._seen: set[str] = set()
-        #: (id of a request block, whether the prompt is chat messages) → (the block, kept alive, and its fixed parts).
-        self._blocks: dict[tuple[int, bool], tuple[Mapping[str, Any] | None, Any]] = {}
+        #: (id of a request block, whether the prompt is chat messages) → (the block, kept alive, and its line maker).
+        self._blocks: dict[tuple[int, bool], tuple[Mapping[str, Any] | None, LineMaker]] = {}
 
     def line(self, prompt: RenderedPrompt) -> dict[str, Any]:
         """The line for ``prompt``; a ``ConfigError`` names the prompt when it cannot be sent."""
@@ -85,29 +90,26 @@ class EngineFormat(ABC):
                 f"prompt {prompt.id!r} is a completion string with media beside it (a multimodal template for a completion model), "
                 f"which --as {self.name} cannot carry: use a chat model config, whose messages hold the media as content parts"
             )
+        ident = prompt.id
         seen = self._seen
-        if prompt.id in seen:
+        if ident in seen:
             raise ConfigError(
-                f"custom_id {prompt.id!r} appears twice: a request file holds one request per id; render one model per file "
+                f"custom_id {ident!r} appears twice: a request file holds one request per id; render one model per file "
                 "(a model config with one model) and give the datasets different abbrs"
             )
-        seen.add(prompt.id)
+        seen.add(ident)
         request = prompt.request
-        chat = type(prompt.prompt) is not str
-        key = (id(request), chat)
+        final = prompt.prompt
+        key = (id(request), type(final) is not str)
         cached = self._blocks.get(key)
         if cached is None or cached[0] is not request:
-            cached = self._blocks[key] = (request, self._parts(dict(request or {"model": None}), chat))
-        return self._line(prompt, cached[1])
+            cached = self._blocks[key] = (request, self._maker(dict(request or {"model": None}), key[1]))
+        return cached[1](ident, final)
 
     @abstractmethod
-    def _parts(self, request: dict[str, Any], chat: bool) -> Any:
-        """What every line of a request block takes from it (``request`` a copy, the format's to change); the
-        parameters the target does not take are noted in :attr:`dropped` here."""
-
-    @abstractmethod
-    def _line(self, prompt: RenderedPrompt, parts: Any) -> dict[str, Any]:
-        """The line of a prompt that can be sent, given its request block's parts."""
+    def _maker(self, request: dict[str, Any], chat: bool) -> LineMaker:
+        """The line maker of a request block (``request`` a copy, the format's to change): what every line of the block
+        takes from it, bound once; the parameters the target does not take are noted in :attr:`dropped` here."""
 
     def _drop(self, keys: Sequence[str]) -> None:
         for key in keys:
@@ -119,7 +121,7 @@ class OpenAIBatch(EngineFormat):
 
     name = "openai-batch"
 
-    def _parts(self, request: dict[str, Any], chat: bool) -> tuple[str, dict[str, Any], str]:
+    def _maker(self, request: dict[str, Any], chat: bool) -> LineMaker:
         model = request.pop("model")
         if not model:
             raise ConfigError(
@@ -130,19 +132,19 @@ class OpenAIBatch(EngineFormat):
         allowed = _OPENAI_PARAMS[url]
         # add_special_tokens is vLLM's (and Hugging Face's): OpenAI's API has no such switch, so it is not reported.
         self._drop([key for key in request if key not in allowed and key != "add_special_tokens"])
-        return url, {key: value for key, value in request.items() if key in allowed}, model
+        parameters = {key: value for key, value in request.items() if key in allowed}
 
-    def _line(self, prompt: RenderedPrompt, parts: tuple[str, dict[str, Any], str]) -> dict[str, Any]:
-        url, parameters, model = parts
-        final = prompt.prompt
-        body: dict[str, Any] = {"model": model}
-        if isinstance(final, str):
-            body["prompt"] = final
-        else:
-            body["messages"] = [_openai_message(message, prompt.id) for message in final]
-        if parameters:
-            body.update(parameters)
-        return {"custom_id": prompt.id, "method": "POST", "url": url, "body": body}
+        def line(ident: str, final: FinalInput) -> dict[str, Any]:
+            body: dict[str, Any] = {"model": model}
+            if isinstance(final, str):
+                body["prompt"] = final
+            else:
+                body["messages"] = [_openai_message(message, ident) for message in final]
+            if parameters:
+                body.update(parameters)
+            return {"custom_id": ident, "method": "POST", "url": url, "body": body}
+
+        return line
 
 
 class VLLMRequests(EngineFormat):
@@ -150,7 +152,7 @@ class VLLMRequests(EngineFormat):
 
     name = "vllm"
 
-    def _parts(self, request: dict[str, Any], chat: bool) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    def _maker(self, request: dict[str, Any], chat: bool) -> LineMaker:
         model = request.pop("model")
         sampling = {key: value for key, value in request.items() if key in _VLLM_SAMPLING}
         self._drop([key for key in request if key not in _VLLM_SAMPLING and key not in _NOT_SAMPLING])
@@ -162,19 +164,16 @@ class VLLMRequests(EngineFormat):
                 self._drop(["tool_choice"])  # LLM.chat takes tools, not tool_choice
         elif "add_special_tokens" in request:
             extra["tokenization_kwargs"] = {"add_special_tokens": request["add_special_tokens"]}
-        return model, sampling, extra
+        prompt_key = "messages" if chat else "prompts"
+        extra_items = tuple(extra.items())
 
-    def _line(self, prompt: RenderedPrompt, parts: tuple[Any, dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
-        model, sampling, extra = parts
-        final = prompt.prompt
-        line: dict[str, Any] = {"custom_id": prompt.id, "model": model}
-        if type(final) is str:
-            line["prompts"] = final
-        else:
-            line["messages"] = final
-        line["sampling_params"] = dict(sampling)  # each line its own dicts: a caller may change one line
-        if extra:
-            line.update((key, dict(value) if isinstance(value, dict) else value) for key, value in extra.items())
+        def line(ident: str, final: FinalInput) -> dict[str, Any]:
+            # Each line its own dicts: a caller may change one line.
+            out = {"custom_id": ident, "model": model, prompt_key: final, "sampling_params": sampling.copy()}
+            for key, value in extra_items:
+                out[key] = value.copy() if isinstance(value, dict) else value
+            return out
+
         return line
 
 

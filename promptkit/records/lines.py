@@ -41,18 +41,22 @@ class RecordLines:
     def __call__(self, prompts: Sequence[RenderedPrompt]) -> str:
         lines = []
         nulls: list[str] = []
+        text, engine = self.text, self.engine
         for prompt in prompts:
-            if self.engine is not None:
-                lines.append(self.text(engine_line(self.config, self.engine, prompt), nulls) + "\n")
+            if engine is not None:
+                try:
+                    value = engine.line(prompt)
+                except PromptkitError as error:
+                    raise _located(error, self.config, prompt) from None
             else:
-                record = prompt.to_record()
+                value = prompt.to_record()
                 if self.spans_of is not None:
-                    record["spans"] = [span.dump() for span in self.spans_of.spans(prompt, prompts)]
-                lines.append(self.text(record, nulls) + "\n")
+                    value["spans"] = [span.dump() for span in self.spans_of.spans(prompt, prompts)]
+            lines.append(text(value, nulls) + "\n")
             if nulls:
                 self.non_finite.note(prompt.id, prompt.model, nulls.copy())
                 nulls.clear()
-        return "".join(lines)
+        return lines[0] if len(lines) == 1 else "".join(lines)
 
 
 def engine_line(config: str, writer: EngineFormat, prompt: RenderedPrompt) -> dict[str, Any]:
@@ -60,4 +64,8 @@ def engine_line(config: str, writer: EngineFormat, prompt: RenderedPrompt) -> di
     try:
         return writer.line(prompt)
     except PromptkitError as error:
-        raise error.add_context(config=config, dataset=prompt.dataset, model=prompt.model, row=prompt.index) from None
+        raise _located(error, config, prompt) from None
+
+
+def _located(error: PromptkitError, config: str, prompt: RenderedPrompt) -> PromptkitError:
+    return error.add_context(config=config, dataset=prompt.dataset, model=prompt.model, row=prompt.index)

@@ -131,6 +131,8 @@ class Plan:
         self._sampling_params = loader.sampling_params if isinstance(loader, SampledDataset) else None
         self._sample_fields = loader.sample_fields if isinstance(loader, ScoredDataset) else None
         self._permutation = loader.permutation if isinstance(loader, PermutedDataset) else None
+        #: Whether the dataset reorders its rows' options (circular evaluation): its records say how.
+        self.permutes = self._permutation is not None
         #: The column of the rows' ids: ``reader_cfg.id_column``, else the dataset's own (a sample's ``id``); ``None``: indices.
         self.id_column = dataset.reader.id_column or (loader.id_column if isinstance(loader, IdentifiedDataset) else None)
         #: A chat model takes the tools in its request (and, with no model, the record does); others have them written.
@@ -372,11 +374,6 @@ class Plan:
             if params:
                 request = {**(request or {}), **params}
         return fields, request
-
-    @property
-    def permutes(self) -> bool:
-        """Whether the dataset reorders its rows' options (circular evaluation): its records say how."""
-        return self._permutation is not None
 
     def permutation(self, row: Row) -> str | None:
         """The order of the row's options under circular evaluation, for its records."""

@@ -201,9 +201,9 @@ class Renderer:
         row's work, free until something raises, where a ``with`` block would cost a tenth of a simple prompt.
         """
         plan = self.plan
-        if plan.refusal is not None:
-            raise plan.refusal
-        if not self._prepared:
+        if not self._prepared:  # (a plan that refuses is never prepared)
+            if plan.refusal is not None:
+                raise plan.refusal
             self.prepare()  # the once-per-renderer work, whose errors name no row
         dialogue = plan.dialogue
         if dialogue is not None and turns is None:
@@ -220,7 +220,7 @@ class Renderer:
                 turns, scanned = (turns[0], replies), (scanned[0], scanned[1] + reply_hits, scanned[2] or reply_delimited)
             guarded = scanned[0] if scanned is not None else row
             specs = plan.specs(row, guarded, turns)
-            permutation = plan.permutation(guarded) if turns is None and plan.permutes else None
+            permutation = plan.permutation(guarded) if plan.permutes and turns is None else None
             fitted = plan.fit(specs, guarded, ice_idx)
             # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
             checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None

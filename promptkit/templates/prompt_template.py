@@ -398,7 +398,7 @@ class PromptTemplate:
 
         ``masked`` names the answer column: its value renders as ``mask_value``.
         """
-        body = self.body_for(label)
+        body = self.body if label is None or self.labels is None else self.body_for(label)
         values = row
         # The answer column masked, in a copy of the row — not needed when the body provably fills no such placeholder.
         if masked is not None and (body.names is None or masked in body.names):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import filecmp
+import os
 import re
 import resource
 import shutil
@@ -78,7 +79,9 @@ def engines_table(rows: int, repeat: int) -> None:
 
 def instructions(command: list[str]) -> int:
     """Instructions one run of ``command`` executes, counted by valgrind's callgrind."""
-    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command], capture_output=True, text=True, check=True)
+    # One hash seed for every run: the order of sets and the collisions in dicts (and with them the count) are then the same.
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command], capture_output=True, text=True, check=True, env=env)
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
         raise SystemExit(f"valgrind printed no instruction count for {' '.join(command)}:\n{result.stderr[-2000:]}")

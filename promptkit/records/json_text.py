@@ -63,8 +63,6 @@ class JsonText:
         # The C encoder leaves the containers it was inside marked when it raises: the marks are cleared, or the next
         # value that reuses their addresses would be taken for a circular reference.
         try:
-            if self._chunks is not None and type(value) is dict:  # a record or a line: the C encoder, called here
-                return "".join(self._chunks(value, 0))
             return self._encode(value)
         except ValueError:  # NaN or an infinite float (anything else the encoder refuses fails again below)
             self._markers.clear()

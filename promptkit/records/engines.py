@@ -24,17 +24,17 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from promptkit.errors import ConfigError
 from promptkit.meta_templates.protocol import FinalInput
+from promptkit.records.json_text import JsonText
+from promptkit.records.line_text import LineMaker, LineText, line_text
 from promptkit.records.record import RenderedPrompt
 
 __all__ = ["ENGINE_FORMATS", "EngineFormat", "OpenAIBatch", "VLLMRequests", "engine_format"]
-
-#: A request block's line for a prompt, from its id and final input.
-LineMaker = Callable[[str, FinalInput], dict[str, Any]]
 
 #: The request parameters OpenAI's APIs take, by endpoint (what the request block may hold).
 _OPENAI_PARAMS = {
@@ -65,7 +65,8 @@ class EngineFormat(ABC):
 
     What a line takes from a prompt's request block (the model name, the parameters the target takes) is worked out
     once per block, into a function that builds the block's lines: the prompts of a renderer share one block object
-    (or one per row whose dataset adds fields).
+    (or one per row whose dataset adds fields).  :meth:`text` is what ``promptkit render`` writes: the line's JSON
+    text, put together from the block's constant text and the prompt's (:mod:`promptkit.records.line_text`).
     """
 
     name: ClassVar[str]
@@ -74,11 +75,28 @@ class EngineFormat(ABC):
         #: Request parameters left out because the target does not take them, in the order met.
         self.dropped: dict[str, None] = {}
         self._seen: set[str] = set()
-        #: (id of a request block, whether the prompt is chat messages) → (the block, kept alive, and its line maker).
-        self._blocks: dict[tuple[int, bool], tuple[Mapping[str, Any] | None, LineMaker]] = {}
+        #: (id of a request block, whether the prompt is chat messages) → what its lines are made with.
+        self._blocks: dict[tuple[int, bool], _Block] = {}
 
     def line(self, prompt: RenderedPrompt) -> dict[str, Any]:
         """The line for ``prompt``; a ``ConfigError`` names the prompt when it cannot be sent."""
+        return self._block(prompt).line(prompt.id, prompt.prompt)
+
+    def text(self, prompt: RenderedPrompt, encode: JsonText, nulls: list[str]) -> str:
+        """``encode(self.line(prompt), nulls)``: the line's JSON text, put together from its request block's text and
+        the prompt's where it can be (:mod:`promptkit.records.line_text`), else encoded whole."""
+        block = self._block(prompt)
+        texts = block.texts
+        compact = encode.compact
+        if compact not in texts:
+            texts[compact] = line_text(block.line, block.chat, encode)
+        maker = texts[compact]
+        text = maker(prompt.id, prompt.prompt) if maker is not None else None
+        return text if text is not None else encode(block.line(prompt.id, prompt.prompt), nulls)
+
+    def _block(self, prompt: RenderedPrompt) -> _Block:
+        """What the lines of ``prompt``'s request block are made with, once the prompt is checked — a generation prompt,
+        no media beside a completion string, an id not met before — and its id noted as met."""
         spec = prompt.spec
         if spec.mode == "ppl" or (spec.mode == "calib" and spec.label is not None):
             raise ConfigError(
@@ -99,12 +117,11 @@ class EngineFormat(ABC):
             )
         seen.add(ident)
         request = prompt.request
-        final = prompt.prompt
-        key = (id(request), type(final) is not str)
-        cached = self._blocks.get(key)
-        if cached is None or cached[0] is not request:
-            cached = self._blocks[key] = (request, self._maker(dict(request or {"model": None}), key[1]))
-        return cached[1](ident, final)
+        key = (id(request), type(prompt.prompt) is not str)
+        block = self._blocks.get(key)
+        if block is None or block.request is not request:
+            block = self._blocks[key] = _Block(request, key[1], self._maker(dict(request or {"model": None}), key[1]))
+        return block
 
     @abstractmethod
     def _maker(self, request: dict[str, Any], chat: bool) -> LineMaker:
@@ -175,6 +192,19 @@ class VLLMRequests(EngineFormat):
             return out
 
         return line
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class _Block:
+    """What the lines of one request block are made with."""
+
+    #: The request block (kept alive: blocks are found by its id).
+    request: Mapping[str, Any] | None
+    #: Whether its prompts are chat messages.
+    chat: bool
+    line: LineMaker
+    #: The block's line text maker by the encoder's compactness (``None``: lines are encoded whole), made when first asked.
+    texts: dict[bool, LineText | None] = field(default_factory=dict)
 
 
 #: The ``--as`` choices besides the records themselves.

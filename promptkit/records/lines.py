@@ -45,14 +45,14 @@ class RecordLines:
         for prompt in prompts:
             if engine is not None:
                 try:
-                    value = engine.line(prompt)
+                    lines.append(engine.text(prompt, text, nulls) + "\n")
                 except PromptkitError as error:
                     raise _located(error, self.config, prompt) from None
             else:
                 value = prompt.to_record()
                 if self.spans_of is not None:
                     value["spans"] = [span.dump() for span in self.spans_of.spans(prompt, prompts)]
-            lines.append(text(value, nulls) + "\n")
+                lines.append(text(value, nulls) + "\n")
             if nulls:
                 self.non_finite.note(prompt.id, prompt.model, nulls.copy())
                 nulls.clear()

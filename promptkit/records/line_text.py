@@ -29,7 +29,7 @@ from promptkit.records.json_text import JsonText
 
 __all__ = ["LineText", "MessagesText", "PrefixText", "line_text"]
 
-#: A block's line for a prompt, from its id and final input (:data:`promptkit.records.engines.LineMaker`).
+#: A request block's line for a prompt, from its id and final input (what an engine format's ``_maker`` returns).
 LineMaker = Callable[[str, FinalInput], dict[str, Any]]
 #: A block's line text for a prompt (without the newline), or ``None`` when the prompt's text must be encoded whole.
 LineText = Callable[[str, FinalInput], "str | None"]

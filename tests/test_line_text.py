@@ -71,6 +71,36 @@ def test_messages_text_follows_a_message_changed_after_it_was_written():
     assert text(messages) == dumps(messages)
 
 
+def test_messages_text_checks_each_list_against_the_head_it_keeps():
+    """After two lists share leading messages, a list is written with that head's text only when its first messages
+    equal the head's, as plain dicts with role first; anything else is written message by message, or left to the
+    encoder (None), as before."""
+    system, shot = "Answer with the letter of the right option. " * 3, "Which planet is largest? " * 4
+    text = MessagesText()
+
+    def messages(own: str, **changes: Any) -> list[dict[str, Any]]:
+        head = [{"role": "system", "content": system}, {"role": "user", "content": shot}, {"role": "assistant", "content": "B\n"}]
+        for index, message in changes.items():
+            head[int(index[1:])] = message
+        return [*head, {"role": "user", "content": own}]
+
+    for own in ("Q1", "Q2", "Q3"):
+        assert text(messages(own)) == dumps(messages(own))
+    assert text._head is not None and len(text._head[0]) == 3
+    reordered = {"content": system, "role": "system"}
+    assert text(messages("Q4", m0=reordered)) is None
+    subclassed = type("Message", (dict,), {})(role="system", content=system)
+    assert text(messages("Q5", m0=subclassed)) is None
+    for changed in (
+        {"role": "developer", "content": system},
+        {"role": "system", "content": system.upper()},
+        {"role": "system", "content": "".join(system)},
+    ):
+        assert text(messages("Q6", m0=changed)) == dumps(messages("Q6", m0=changed))
+    assert text(messages("Q7")[:3]) == dumps(messages("Q7")[:3])  # the head alone, no turn of its own
+    assert text(messages("Q8")) == dumps(messages("Q8"))
+
+
 def test_messages_text_leaves_other_messages_to_the_encoder():
     """Content parts, tool calls, a name, keys in another order: not written here (None), so the line is encoded whole."""
     text = MessagesText()

@@ -10,10 +10,11 @@ same prefix for every row of a dataset.  A JSON string's text is the text of eac
 
 * :class:`PrefixText` writes a completion string that starts with a prefix it has seen as that prefix's text,
   escaped once, then the rest's;
-* :class:`MessagesText` writes chat messages, keeping the text of each message whose content is a string object it
-  has written before (the messages of a constant prefix share their content strings from prompt to prompt).
+* :class:`MessagesText` writes chat messages: the leading messages lists in a row share (a constant prefix) as one
+  text, checked against private copies of them, and each message whose content is a string object it has written
+  before as that message's text (the messages of a constant prefix share their content strings from prompt to prompt).
 
-Both are exact by construction — ``str.startswith`` and object identity decide, never a guess — and give up (``None``)
+Both are exact by construction — ``str.startswith``, equality and object identity decide, never a guess — and give up (``None``)
 for what they do not write (content parts, tool calls): the caller then encodes the whole line as before.
 ``tests/test_line_text.py`` checks the text against :class:`~promptkit.records.json_text.JsonText` of the line.
 """
@@ -42,6 +43,7 @@ _PROMPT = "\x00promptkit prompt\x00"
 _MESSAGES = [{"role": _PROMPT, "content": ""}]
 #: The keys of a message :class:`MessagesText` writes, in order.
 _ROLE_CONTENT = ("role", "content")
+_DICT = {dict}
 
 
 def line_text(line: LineMaker, chat: bool, encode: JsonText) -> LineText | None:
@@ -129,9 +131,16 @@ def _shared_length(first: str, second: str) -> int:
 
 
 class MessagesText:
-    """JSON text of chat messages (a list of ``{"role", "content"}`` dicts with string values), each message whose
-    content string was written before taken as it was written (see the module docstring); ``None`` for a list that
-    holds anything else.
+    """JSON text of chat messages (a list of ``{"role", "content"}`` dicts with string values), the messages of a
+    constant prefix written once (see the module docstring); ``None`` for a list that holds anything else.
+
+    Two memos, both exact:
+
+    * the *head*: the leading messages two lists in a row shared (the same content objects, equal roles — a system
+      turn, fixed shots), kept as private copies and as their joined text; a list whose first messages equal the
+      copies, key order included, starts with that text;
+    * each message whose content string was written before (the same object, with the same role) is taken as it was
+      written: a retriever's shots recur as the same objects, in other places.
 
     >>> shared = "Answer briefly. " * 10
     >>> text = MessagesText()
@@ -146,7 +155,7 @@ class MessagesText:
     #: How many contents are kept; all are let go when it is reached (a retriever's shots change from row to row).
     SIZE = 4096
 
-    __slots__ = ("_item", "_key", "_kept")
+    __slots__ = ("_head", "_item", "_key", "_kept", "_last")
 
     def __init__(self, compact: bool = False) -> None:
         item, key = (",", ":") if compact else (", ", ": ")
@@ -154,8 +163,34 @@ class MessagesText:
         #: A message's text before its role and before its content: '{"role": ' and ', "content": '.
         self._key = (f'{{"role"{key}', f'{item}"content"{key}')
         self._kept: dict[int, tuple[str, str, str]] = {}  # id(content) → (content, role, the message's text)
+        #: The roles and contents of the last list written message by message (held: their ids are not reused).
+        self._last: tuple[list[str], list[str]] = ([], [])
+        #: The head: private copies of its messages (never handed out, so never changed) and their joined text.
+        self._head: tuple[list[dict[str, str]], str] | None = None
 
     def __call__(self, messages: list[Any]) -> str | None:
+        head = self._head
+        if head is not None:
+            copies, text = head
+            count = len(copies)
+            shared = messages[:count]
+            # Equal to the copies (dicts of two string values, role and content), in their key order (role first).
+            if (
+                len(messages) > count
+                and shared == copies
+                and {*map(type, shared)} == _DICT
+                and [*map(next, map(iter, shared))].count("role") == count
+            ):
+                rest = self._texts(messages[count:])
+                return None if rest is None else f"[{text}{self._item}{self._item.join(rest)}]"
+        texts = self._texts(messages)
+        if texts is None:
+            return None
+        self._remember(messages, texts)
+        return f"[{self._item.join(texts)}]"
+
+    def _texts(self, messages: list[Any]) -> list[str] | None:
+        """Each message's text (``None``: a message that is not a plain role-and-content dict)."""
         kept = self._kept
         before_role, before_content = self._key
         texts = []
@@ -175,4 +210,19 @@ class MessagesText:
                     kept.clear()
                 kept[id(content)] = (content, role, text)  # the entry holds the content: its id is not reused meanwhile
             texts.append(text)
-        return f"[{self._item.join(texts)}]"
+        return texts
+
+    def _remember(self, messages: list[dict[str, str]], texts: list[str]) -> None:
+        """Note the list written message by message; the leading messages it shares with the last such list (all but
+        its last message at most) become the head."""
+        roles, contents = [message["role"] for message in messages], [message["content"] for message in messages]
+        last_roles, last_contents = self._last
+        self._last = (roles, contents)
+        count = 0
+        for role, content, last_role, last_content in zip(roles[:-1], contents, last_roles, last_contents, strict=False):
+            if content is not last_content or role != last_role:
+                break
+            count += 1
+        if count:
+            copies = [{"role": role, "content": content} for role, content in zip(roles[:count], contents[:count], strict=True)]
+            self._head = (copies, self._item.join(texts[:count]))

@@ -116,7 +116,6 @@ TOKEN_SHAPE = re.compile(
 _CLEAN_KEYS = 4096
 
 
-
 def collect_tokens(texts: Iterable[str], literal: Iterable[str] = ()) -> tuple[str, ...]:
     """The token-shaped substrings of ``texts`` and the ``literal`` tokens, sorted, without duplicates or unusable ones."""
     found = {match for text in texts if text for match in TOKEN_SHAPE.findall(text)}
@@ -175,8 +174,21 @@ class TokenGuard:
     tells the tokens row text forms in a final input from the template's own (:meth:`unforged`)."""
 
     __slots__ = (
-        "_by_first", "_by_last", "_clean_keys", "_delimiters", "_escaped", "_longest", "_pattern", "_shown", "_two_delimiters", "model", "narrow",
-        "neutral", "policy", "tokens",
+        "_by_first",
+        "_by_last",
+        "_clean_keys",
+        "_delimiters",
+        "_escaped",
+        "_joins",
+        "_longest",
+        "_pattern",
+        "_shown",
+        "_two_delimiters",
+        "model",
+        "narrow",
+        "neutral",
+        "policy",
+        "tokens",
     )
 
     def __init__(self, tokens: Sequence[str], policy: str, model: str | None = None) -> None:
@@ -198,6 +210,8 @@ class TokenGuard:
         self._two_delimiters = (first, second, self._delimiters[2:])
         #: Dict keys of row values found without a delimiter (at most _CLEAN_KEYS of them).
         self._clean_keys: set[str] = set()
+        #: Whether :meth:`scan` tests a row as one string (until a row has a value that is not a string).
+        self._joins = True
         #: Row text with every delimiter replaced by :data:`STAND_IN`: the reference render's row text.
         self.neutral = Neutral(self._neutral_text)
         #: Row text with only the delimiters that begin or end a piece of a token replaced: the reference for a prompt
@@ -248,8 +262,19 @@ class TokenGuard:
         its strings hold a delimiter."""
         if self._pattern is None:
             return row, (), False
-        # Inline, unrolled for the first two delimiters (most models have two, '<' and '>'): this runs once per rendered row.
         first, second, more = self._two_delimiters
+        # A row of strings only is tested as one string (delimiters are single characters: joining makes none); after a
+        # row that is not, rows are tested value by value, unrolled for the first two delimiters (most models have two,
+        # '<' and '>'): this runs once per rendered row.
+        if self._joins:
+            try:
+                text = "".join(row.values())
+            except TypeError:
+                self._joins = False
+            else:
+                if first in text or second in text or (more and any(delimiter in text for delimiter in more)):
+                    return self._found(row, shot)
+                return row, (), False  # no string holds a delimiter: the usual row
         for value in row.values():
             kind = type(value)
             if kind is str:
@@ -260,6 +285,10 @@ class TokenGuard:
                 break
         else:
             return row, (), False  # no string holds a delimiter: the usual row
+        return self._found(row, shot)
+
+    def _found(self, row: Row, shot: int | None) -> Scanned:
+        """:meth:`scan` of a row one of whose strings holds a delimiter."""
         hits: list[TokenHit] = []
         changed = {}
         for column, value in row.items():
@@ -691,7 +720,9 @@ class ForgeryCheck:
         places += [(f"replies[{i}]", f"replies[{i}]") for i, reply in enumerate(text.replies or ()) if probe._delimited(reply)]
         for i in shots:
             places += [
-                (str(column), f"column {str(column)!r} of the shot from pool row {i}") for column, value in self.shot_rows[i].items() if probe._delimited(value)
+                (str(column), f"column {str(column)!r} of the shot from pool row {i}")
+                for column, value in self.shot_rows[i].items()
+                if probe._delimited(value)
             ]
         where = f" ({', '.join(place for _, place in places)})" if places else ""
         return where, places[0][0] if len(places) == 1 else None

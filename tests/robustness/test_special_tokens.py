@@ -511,3 +511,27 @@ def test_escape_leaves_no_token_and_only_adds_zero_width_spaces(text):
     assert out.count(ZWSP) >= text.count(ZWSP)
     if ZWSP not in text:
         assert out.replace(ZWSP, "") == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(
+        st.dictionaries(
+            st.sampled_from(["question", "A", "answer", "id"]),
+            st.one_of(st.lists(st.sampled_from(fragments(CHATML)), max_size=6).map("".join), st.integers(), st.none()),
+            max_size=4,
+        ),
+        max_size=6,
+    )
+)
+def test_scan_finds_the_tokens_of_every_row_whatever_came_before(rows):
+    """Rows of strings only and rows with other values, in any order: each row's tokens are found, and a row with none
+    of the tokens' first or last characters is handed on as it is."""
+    guard = TokenGuard(CHATML, "escape")
+    for row in rows:
+        guarded, hits, delimited = guard.scan(row)
+        strings = [value for value in row.values() if isinstance(value, str)]
+        assert sorted({hit.token for hit in hits}) == sorted({token for value in strings for token in guard.find(value)})
+        assert delimited == any(character in value for value in strings for character in "<>")
+        if not delimited:
+            assert guarded is row

@@ -174,21 +174,8 @@ class TokenGuard:
     tells the tokens row text forms in a final input from the template's own (:meth:`unforged`)."""
 
     __slots__ = (
-        "_by_first",
-        "_by_last",
-        "_clean_keys",
-        "_delimiters",
-        "_escaped",
-        "_joins",
-        "_longest",
-        "_pattern",
-        "_shown",
-        "_two_delimiters",
-        "model",
-        "narrow",
-        "neutral",
-        "policy",
-        "tokens",
+        "_by_first", "_by_last", "_clean_keys", "_delimiters", "_escaped", "_joins", "_longest", "_pattern", "_shown", "_two_delimiters",
+        "model", "narrow", "neutral", "policy", "tokens",
     )
 
     def __init__(self, tokens: Sequence[str], policy: str, model: str | None = None) -> None:

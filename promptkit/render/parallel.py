@@ -301,11 +301,19 @@ def _render(items: Iterator[RowWithShots]) -> _Outcome:
     lines: list[str] = []
     over_limit: list[int] = []
     done = 0
-    index = -1
+    failing = -1  # the row being read, rendered or encoded: the one an internal error names
+
+    def taken() -> Iterator[RowWithShots]:  # (rows are rendered ahead of their lines: see Renderer.render_rows)
+        nonlocal failing
+        for item in items:
+            failing = item[0]
+            yield item
+
     try:
-        for index, row, ice_idx in items:
-            prompts = renderer.render_with_shots(index, row, ice_idx)
+        for index, prompts in renderer.render_rows(taken()):
+            ahead, failing = failing, index
             lines.append(encode(prompts))
+            failing = ahead
             if any(prompt.over_limit for prompt in prompts):
                 over_limit.append(index)
             done += 1
@@ -313,5 +321,5 @@ def _render(items: Iterator[RowWithShots]) -> _Outcome:
         return "".join(lines), done, over_limit, (type(error), error.message, error.context)
     except Exception as error:  # a defect, not bad input: reported with the row, as the CLI reports its own
         message = f"internal error in a worker process: {type(error).__name__}: {error} (run with --workers 1 --debug for the traceback)"
-        return "".join(lines), done, over_limit, (None, message, {"row": index} if index >= 0 else {})
+        return "".join(lines), done, over_limit, (None, message, {"row": failing} if failing >= 0 else {})
     return "".join(lines), done, over_limit, None

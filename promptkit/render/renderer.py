@@ -34,6 +34,7 @@ from promptkit.records.maker import OverLimitRows, RecordMaker
 from promptkit.records.record import RecordContext, RenderedPrompt
 from promptkit.records.requests import bos_tokens, request_settings
 from promptkit.records.views import PromptViews
+from promptkit.render.batch import BATCH_ROWS, RowRenderer
 from promptkit.render.conversation import Conversation
 from promptkit.render.rows import RowWithShots, SplitRows
 from promptkit.render.where import Where
@@ -109,6 +110,8 @@ class Renderer:
         where = f"dataset {dataset.abbr!r}" + (f", model {model.abbr!r}" if model is not None else "")
         #: Test rows whose prompt is over max_seq_len with no shot left to drop, for one warning (:meth:`report`).
         self.over_limit = OverLimitRows(where, self.max_seq_len)
+        #: Renders the rows, a batch at a time (``promptkit.render.batch``).
+        self._batches = RowRenderer(plan, self.records, self.views, self.over_limit, self._where, replies)
         self._prepared = False
 
     @property
@@ -155,10 +158,39 @@ class Renderer:
             self.ice_indices  # noqa: B018 (shots picked before rendering starts, with their own progress)
         total = (len(self) if indices is None else len(indices)) if self.progress is not None else None
         with task(f"rendering {self.dataset.abbr}", total, "rows", self.progress) as advance:
-            for index, row, ice_idx in self.rows_with_shots(indices):
-                yield self.render_with_shots(index, row, ice_idx)
+            for _, prompts in self.render_rows(self.rows_with_shots(indices)):
+                yield prompts
                 advance(1)
         self.report()
+
+    def render_rows(self, rows: Iterable[RowWithShots], turns: Turns | None = None) -> Iterator[tuple[int, list[RenderedPrompt]]]:
+        """Each row's index and prompts, rendered :data:`~promptkit.render.batch.BATCH_ROWS` rows at a time, stage by
+        stage (:mod:`promptkit.render.batch`); the rows before one that cannot be read or rendered are handed on, then
+        its error is raised.  ``turns``: the dialogue turns to render (of one row), else those each row's infer_mode renders."""
+        plan = self.plan
+        if not self._prepared:  # (a plan that refuses is never prepared)
+            if plan.refusal is not None:
+                raise plan.refusal
+            self.prepare()  # the once-per-renderer work, whose errors name no row
+        rows = iter(rows)
+        while True:
+            batch: list[RowWithShots] = []
+            unread: Exception | None = None
+            try:
+                for item in rows:
+                    batch.append(item)
+                    if len(batch) == BATCH_ROWS:
+                        break
+            except Exception as error:  # a row that cannot be read: the rows before it are rendered first
+                unread = error
+            done, failure = self._batches.render(batch, turns)
+            yield from done
+            if failure is not None:
+                raise failure
+            if unread is not None:
+                raise unread
+            if len(batch) < BATCH_ROWS:
+                return
 
     def rows_with_shots(self, indices: Iterable[int] | None = None) -> Iterator[RowWithShots]:
         """Each test row to render (all, or ``indices``) with its index and shots, read as they are asked for: a
@@ -195,46 +227,8 @@ class Renderer:
 
     def render_with_shots(self, index: int, row: Row, ice_idx: Sequence[int], turns: Turns | None = None) -> list[RenderedPrompt]:
         """The prompts of test row ``index`` (``-1``: a row outside the test split) given the row and its shots: one
-        per prompt spec of the plan (``turns``: the dialogue turns to render, else those its infer_mode renders).
-
-        This is where a row's errors get their location (config, dataset, model, row, label): one handler around the
-        row's work, free until something raises, where a ``with`` block would cost a tenth of a simple prompt.
-        """
-        plan = self.plan
-        if not self._prepared:  # (a plan that refuses is never prepared)
-            if plan.refusal is not None:
-                raise plan.refusal
-            self.prepare()  # the once-per-renderer work, whose errors name no row
-        dialogue = plan.dialogue
-        if dialogue is not None and turns is None:
-            with self._where.at(index):
-                count = dialogue.template.count_turns(row)
-            with self._where:
-                turns = dialogue.turns(index, count, self.replies)
-        try:
-            base = plan.base_id(row, index)
-            guard = plan.guard
-            scanned = guard.scan(row) if guard is not None else None  # before any template sees it
-            if guard is not None and scanned is not None and turns is not None and turns[1]:
-                replies, reply_hits, reply_delimited = guard.scan_replies(turns[1])
-                turns, scanned = (turns[0], replies), (scanned[0], scanned[1] + reply_hits, scanned[2] or reply_delimited)
-            guarded = scanned[0] if scanned is not None else row
-            specs = plan.specs(row, guarded, turns)
-            permutation = plan.permutation(guarded) if plan.permutes and turns is None else None
-            fitted = plan.fit(specs, guarded, ice_idx)
-            # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
-            checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None
-            out = []
-            for spec, (rendered, shots, truncated, over) in zip(specs, fitted, strict=True):
-                escaped = None
-                if checked is not None:  # the final input checked for tokens row text formed, against a reference render
-                    rendered, escaped = plan.escaped(index, spec, rendered, shots, checked)
-                out.append(self.records.make(index, row, spec, rendered, shots, truncated, over, base + spec.suffix, escaped, permutation))
-                if over:
-                    self.over_limit.note((index,))
-            return self.views.with_tokens(out) if self.views.encoder is not None else out
-        except PromptkitError as error:
-            raise self._where.attach(error, index) from None
+        per prompt spec of the plan (``turns``: the dialogue turns to render, else those its infer_mode renders)."""
+        return next(self.render_rows([(index, row, ice_idx)], turns))[1]
 
     def note_over_limit(self, indices: Iterable[int]) -> None:
         """Test rows rendered elsewhere (a worker process) whose prompt is over ``max_seq_len``, for :meth:`report`."""

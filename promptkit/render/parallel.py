@@ -25,15 +25,10 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
-import pickle
-import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from typing import Any, cast
 
@@ -80,6 +75,8 @@ def start_method() -> str:
     Python threads are those a caller may start (a progress bar's, a notebook kernel's, a server's); the native
     pools of numerical libraries, which any process importing numpy has, are not counted.
     """
+    import multiprocessing  # (see render_parallel)
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return "fork"
@@ -142,6 +139,12 @@ def render_parallel(
         for prompts in renderer.prompts_by_row(indices):
             yield encode(prompts)
         return
+    # Worker processes need multiprocessing and its pool, which cost a sixth of `promptkit render`'s start-up: they
+    # are imported when workers start (here, in start_method, _pickle and _start_worker).
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     automatic = method is None
     method = method or start_method()
     if method not in multiprocessing.get_all_start_methods():
@@ -195,6 +198,8 @@ def render_parallel(
 def _pickle(job: tuple[Renderer, Encode], method: str, automatic: bool) -> bytes:
     """The renderer and encoder pickled once for every worker (cloudpickle: a config file's functions travel by
     value); an error says what did not pickle and why it had to."""
+    import pickle  # (see render_parallel)
+
     import cloudpickle  # only workers that start fresh need it
 
     try:
@@ -212,6 +217,9 @@ def _start_worker(pickled: bytes | None) -> None:
     """A worker's start: it leaves SIGINT to the parent, which stops the workers, ends on SIGTERM (not by the
     parent's handler, which a forked worker inherits), and unpickles its job if it was not forked with it (a failure
     is kept, to be each chunk's error)."""
+    import pickle  # (see render_parallel)
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     global _job, _load_failure

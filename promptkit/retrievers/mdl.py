@@ -15,61 +15,27 @@ the mean per-token loss of each continuation (a label's prompt) after the
 context (the rendered shots).  promptkit loads no model itself.
 
 Retrievers sit below the templates stage, so MDL renders through a declared
-protocol, :class:`CandidatePrompts`: the templates stage compiles the
-``ice_template``/``prompt_template`` configs into one
-(:class:`promptkit.templates.shots.CandidateShots`, installed with
-:func:`render_candidates_with` when :mod:`promptkit.templates.shots` is imported, which
-``import promptkit`` does).
+protocol, :class:`~promptkit.retrievers.candidates.CandidatePrompts`, which the
+templates stage implements (:mod:`promptkit.retrievers.candidates`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from promptkit.data.reader import ReaderConfig
 from promptkit.errors import RetrieverError
 from promptkit.retrievers._selection import BoundSelection, Rerank
+from promptkit.retrievers.candidates import CandidatePrompts, PoolPrompts, candidate_prompts
 from promptkit.retrievers.topk import TopkRetriever
-from promptkit.types import Row
 
 if TYPE_CHECKING:
     import numpy as np  # imported where used: `import promptkit` reads no numpy
 
-__all__ = ["CandidatePrompts", "MDLRetriever", "PoolPrompts", "Scorer", "render_candidates_with"]
+__all__ = ["MDLRetriever", "Scorer"]
 
 Scorer = Callable[[str, list[str]], Sequence[float]]
-
-
-class PoolPrompts(Protocol):
-    """The candidate prompts of one pool of shots."""
-
-    def context(self, ids: Sequence[int]) -> str:
-        """The text of the shots ``ids`` (pool indices), joined as the prompt joins them."""
-        ...
-
-    def continuations(self, row: Row, labels: Sequence[Hashable], masked: str | None) -> list[str]:
-        """The text of ``row``'s prompt for each label, the ``masked`` column showing the label."""
-        ...
-
-
-class CandidatePrompts(Protocol):
-    """MDL's templates, compiled: their own labels (a label-keyed prompt template's) and the prompts of a pool."""
-
-    @property
-    def labels(self) -> Sequence[Hashable] | None: ...
-
-    def bind(self, pool: Sequence[Row], output_column: str | None, separator: str, eos_token: str) -> PoolPrompts: ...
-
-
-#: ``(ice_template, prompt_template) -> CandidatePrompts``: template configs (or objects) compiled by the templates stage.
-CompilePrompts = Callable[[Any, Any], CandidatePrompts]
-_compilers: list[CompilePrompts] = []
-
-
-def render_candidates_with(compile: CompilePrompts) -> None:
-    """Install how MDL compiles its templates (the templates stage calls this once, as :mod:`promptkit.templates.shots` is imported)."""
-    _compilers[:] = [compile]
 
 
 class MDLRetriever(TopkRetriever):
@@ -109,8 +75,7 @@ class MDLRetriever(TopkRetriever):
         self.scorer = scorer
         self.candidate_num = candidate_num
         self.select_time = select_time
-        (compile,) = _compilers  # installed by promptkit.templates.shots, which `import promptkit` imports
-        self.prompts = compile(ice_template, prompt_template)
+        self.prompts: CandidatePrompts = candidate_prompts(ice_template, prompt_template)
         self.labels = list(labels) if labels is not None else None
         self.seed = seed
         self.ce_model_name = ce_model_name

@@ -33,7 +33,7 @@ from typing import Any
 
 from promptkit.errors import RetrieverError, TemplateError
 from promptkit.promptlist import Item, PromptList, RoleItem
-from promptkit.retrievers.mdl import render_candidates_with
+from promptkit.retrievers.candidates import render_candidates_with
 from promptkit.templates.prompt_template import PromptTemplate
 from promptkit.templates.protocol import Prompt, Template
 

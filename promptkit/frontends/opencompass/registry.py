@@ -151,17 +151,19 @@ def _kind(kind: str) -> dict[str, type]:
 
 
 @cache
-def _exported(kind: str) -> dict[str, type]:
-    """The classes of ``kind`` the kind's packages' ``__init__`` name: resolved without discovering the rest."""
+def _exported(kind: str, name: str) -> type | None:
+    """The class of ``kind`` named ``name`` that one of the kind's packages' ``__init__`` exports, resolved without
+    discovering the rest (a package that imports its modules lazily imports only this one); ``None`` if none does."""
     scanned, exported = _PACKAGES[kind]
-    found: dict[str, type] = {}
+    if name == "Inferencer":
+        return None
     for package in map(importlib.import_module, (*scanned, *exported)):
-        for name in getattr(package, "__all__", ()):
-            cls = getattr(package, name)
-            if isinstance(cls, type) and not getattr(cls, "_is_protocol", False) and not inspect.isabstract(cls) and implements(cls, kind):
-                found[name] = cls
-    found.pop("Inferencer", None)
-    return found
+        if name not in getattr(package, "__all__", ()):
+            continue
+        cls = getattr(package, name)
+        if isinstance(cls, type) and not getattr(cls, "_is_protocol", False) and not inspect.isabstract(cls) and implements(cls, kind):
+            return cls
+    return None
 
 
 #: kind -> {name -> class} (see :class:`_Registry`).
@@ -208,8 +210,9 @@ def resolve_type(value: Any, kind: str, key: str) -> type:
     """The class ``value`` names for a config of ``kind`` ('template', 'retriever', …)."""
     refused = OUT_OF_SCOPE.get(kind, {})
     given = value.__name__ if isinstance(value, type) else value.rsplit(".", 1)[-1] if isinstance(value, str) and ":" not in value else None
-    if isinstance(value, str) and given in _exported(kind) and given not in refused:
-        return _exported(kind)[given]  # promptkit's usual names, without discovering every class of the kind
+    usual = _exported(kind, given) if isinstance(value, str) and given is not None and given not in refused else None
+    if usual is not None:
+        return usual  # promptkit's usual names, without discovering every class of the kind
     known = REGISTRY[kind]
     if given in refused and not (isinstance(value, type) and implements(value, kind)):
         raise ConfigError(refused[given], key=key)

@@ -8,7 +8,22 @@ found as OpenCompass finds them (:mod:`promptkit.data.opencompass.base`): under
 (``data/mmlu/dev/abstract_algebra_dev.csv`` …).  Nothing is downloaded.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from promptkit.data.opencompass.base import DATA_ROOT_ENV, OpenCompassDataset
-from promptkit.data.opencompass.registry import OPENCOMPASS_DATASETS
+
+if TYPE_CHECKING:
+    from promptkit.data.opencompass.registry import OPENCOMPASS_DATASETS
 
 __all__ = ["DATA_ROOT_ENV", "OPENCOMPASS_DATASETS", "OpenCompassDataset"]
+
+
+def __getattr__(name: str) -> Any:
+    # The dataset classes are imported when a config names one (a missing data file's error needs only base).
+    if name != "OPENCOMPASS_DATASETS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from promptkit.data.opencompass.registry import OPENCOMPASS_DATASETS
+
+    return OPENCOMPASS_DATASETS

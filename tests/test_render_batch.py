@@ -30,6 +30,12 @@ FEW_SHOT = dict(
     retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
     inferencer=dict(type="GenInferencer"),
 )
+PPL = dict(
+    prompt_template=dict(type="PromptTemplate", template={"A": "</E>{question} A", "B": "</E>{question} B"}, ice_token="</E>"),
+    ice_template=dict(type="PromptTemplate", template={"A": "{question} A\n", "B": "{question} B\n"}),
+    retriever=dict(type="FixKRetriever", fix_id_list=[0, 1]),
+    inferencer=dict(type="PPLInferencer"),
+)
 ROWS = 2 * BATCH_ROWS + 7  # three batches, the last one short
 
 
@@ -50,13 +56,17 @@ def handed_on(renderer: Renderer) -> tuple[list[int], PromptkitError | None]:
     return seen, None
 
 
-@pytest.mark.parametrize("model", [None, QWEN], ids=["no meta template", "meta template"])
-def test_batches_render_what_rows_render_one_by_one(model):
+@pytest.mark.parametrize(
+    ("model", "infer_cfg", "labels"), [(None, FEW_SHOT, [""]), (QWEN, FEW_SHOT, [""]), (QWEN, PPL, ["/A", "/B"])], ids=["no meta template", "meta template", "ppl"]
+)
+def test_batches_render_what_rows_render_one_by_one(model, infer_cfg, labels):
+    """Iterating (a batch at a time, stage by stage; a ppl row's labels rendered together) gives each row's prompts
+    as rendering it alone does."""
     questions = [f"Question {i}: 2+{i}?" for i in range(ROWS)]
-    renderer = Renderer(dataset(questions), build_model(model) if model else None)
+    renderer = Renderer(dataset(questions, infer_cfg), build_model(model) if model else None)
     batched = list(renderer.prompts())
-    alone = [Renderer(dataset(questions), build_model(model) if model else None).render(i)[0] for i in range(ROWS)]
-    assert [p.id for p in batched] == [f"batch/{i}" for i in range(ROWS)]
+    alone = [p for i in range(ROWS) for p in Renderer(dataset(questions, infer_cfg), build_model(model) if model else None).render(i)]
+    assert [p.id for p in batched] == [f"batch/{i}{label}" for i in range(ROWS) for label in labels]
     assert [(p.prompt, p.ice_idx, p.id) for p in batched] == [(p.prompt, p.ice_idx, p.id) for p in alone]
 
 

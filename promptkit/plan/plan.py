@@ -269,6 +269,12 @@ class Plan:
     def render(self, spec: PromptSpec, row: Row, shots: Sequence[int], neutral: Neutral | None = None) -> Rendered:
         """One render of ``spec`` with ``shots``: template, media, model.  ``neutral``: the control-token guard's reference
         render — the row, the replies and the shots' rows with their text made neutral, the media left unresolved."""
+        row, prompt = self._template(spec, row, shots, neutral)
+        final, media = self.final.render(prompt, row)
+        return prompt, final, media
+
+    def _template(self, spec: PromptSpec, row: Row, shots: Sequence[int], neutral: Neutral | None = None) -> tuple[Row, Prompt]:
+        """The template stage of :meth:`render`: the row the prompt is rendered from, and the template's output."""
         row = spec.row if spec.row is not None else row
         if neutral is None:
             prompt = self.composer.compose(row, shots, spec.label, spec.turn, spec.replies)
@@ -277,8 +283,7 @@ class Plan:
         else:
             row = neutral.row(row)
             prompt = self._neutral_composer(neutral, shots).compose(row, shots, spec.label, spec.turn, neutral(spec.replies))
-        final, media = self.final.render(prompt, row)
-        return prompt, final, media
+        return row, prompt
 
     # -- what a row becomes --------------------------------------------------------------------
     @cached_property
@@ -489,6 +494,38 @@ class Plan:
                     except PromptkitError as error:
                         raise error.add_context(label=spec.label) from None
         return out
+
+
+    def fit_rows(self, rows: Sequence[tuple[Sequence[PromptSpec], Row, Sequence[int]]]) -> tuple[list[list[Fitted]], Exception | None]:
+        """:meth:`fit` of each row (its specs, the row, its shots), in order, up to the first row that fails, and that
+        row's error (``None``: none failed).  Rows of one render each with nothing to fit (the usual rows) go stage by
+        stage — every row's template, then every row's model — so that each stage's code and data stay in the
+        processor's caches (:mod:`promptkit.render.batch`)."""
+        out: list[list[Fitted]] = []
+        if self.fitter is not None or not all(len(specs) == 1 and not specs[0].follows for specs, _, _ in rows):
+            for specs, row, shots in rows:
+                try:
+                    out.append(self.fit(specs, row, shots))
+                except Exception as error:
+                    return out, error
+            return out, None
+        failure: Exception | None = None
+        templated: list[tuple[Row, Prompt, list[int]]] = []
+        for specs, row, shots in rows:
+            try:
+                picked = list(shots)
+                templated.append((*self._template(specs[0], row, picked), picked))
+            except Exception as error:
+                failure = error.add_context(label=specs[0].label) if isinstance(error, PromptkitError) else error
+                break
+        render = self.final.render
+        for (row, prompt, picked), (specs, _, _) in zip(templated, rows, strict=False):  # (fewer templated when one failed)
+            try:
+                final, media = render(prompt, row)
+            except Exception as error:
+                return out, error.add_context(label=specs[0].label) if isinstance(error, PromptkitError) else error
+            out.append([((prompt, final, media), picked, False, False)])
+        return out, failure
 
 
 def same_render(first: PromptSpec, second: PromptSpec) -> bool:

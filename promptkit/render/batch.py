@@ -85,14 +85,9 @@ class RowRenderer:
             except Exception as error:
                 failure = self._located(error, index)
                 break
-        fit = self.plan.fit
-        fitted: list[list[Fitted]] = []
-        for row_plan in planned:
-            try:
-                fitted.append(fit(row_plan.specs, row_plan.guarded, row_plan.ice_idx))
-            except Exception as error:
-                failure = self._located(error, row_plan.row_index)
-                break
+        fitted, unfitted = self.plan.fit_rows([(row_plan.specs, row_plan.guarded, row_plan.ice_idx) for row_plan in planned])
+        if unfitted is not None:
+            failure = self._located(unfitted, planned[len(fitted)].row_index)
         done: Rendered = []
         for row_plan, fits in zip(planned, fitted, strict=False):  # (fewer fitted when a row failed to fit)
             try:

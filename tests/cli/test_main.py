@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -85,6 +86,17 @@ def test_render_equals_the_python_api(configs, capsys, tmp_path):
     from_cli = [json.loads(line) for line in out_file.read_text().splitlines()]
     from_api = [p.to_record() for m in load_models(model) for d in load_datasets(dataset) for p in Renderer(d, m)]
     assert from_cli == from_api and len(from_cli) == 2 * (3 + 6)
+
+
+def test_render_hands_the_heap_back_to_the_collector(configs, tmp_path):
+    """The objects made before rendering are left out of the collector's passes while rows render (gc.freeze), and handed
+    back after, whether the run succeeds or fails: a program that calls the CLI's main keeps its collector as it was."""
+    dataset, model = configs
+    assert main(["render", str(dataset), "--model", str(model), "--out", str(tmp_path / "out.jsonl")]) == 0
+    assert gc.get_freeze_count() == 0 and len((tmp_path / "out.jsonl").read_text().splitlines()) == 2 * (3 + 6)
+    (tmp_path / "rows.jsonl").write_text('{"question": "1+1", "answer": "2"}\n{"question": "2+2", "answer": \n')
+    assert main(["render", str(dataset), "--model", str(model), "--out", str(tmp_path / "bad.jsonl")]) != 0
+    assert gc.get_freeze_count() == 0 and not (tmp_path / "bad.jsonl").exists()
 
 
 def test_preview_shows_shots_promptlist_and_final_input(configs, capsys):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from promptkit import DatasetError, PromptkitError, Renderer, TemplateError, build_dataset, build_model
+from promptkit import DatasetError, PromptkitError, Renderer, TemplateError, build_dataset, build_model, render_parallel
 from promptkit.render.batch import BATCH_ROWS
 
 QWEN = dict(
@@ -114,3 +114,21 @@ def test_a_row_that_cannot_be_read_ends_the_run_after_the_rows_before_it(tmp_pat
     seen, error = handed_on(renderer)
     assert seen == list(range(bad))
     assert isinstance(error, DatasetError) and f"line {bad + 1}" in str(error) and "malformed line" in str(error)
+
+
+@pytest.mark.parametrize("bad", [5, BATCH_ROWS + 3])
+def test_render_parallel_in_this_process_writes_the_rows_before_one_that_fails_to_encode(bad):
+    """One worker joins a batch's lines into one string; a row whose text cannot be made still comes after the text of
+    every row before it."""
+
+    def encode(prompts: list[Any]) -> str:
+        if prompts[0].index == bad:
+            raise DatasetError("cannot encode this row", row=bad)
+        return f"{prompts[0].index}\n"
+
+    written: list[str] = []
+    with pytest.raises(DatasetError, match="cannot encode this row"):
+        for text in render_parallel(Renderer(dataset([f"q{i}" for i in range(ROWS)])), 1, encode=encode):
+            written.append(text)
+    assert "".join(written).split() == [str(i) for i in range(bad)]
+    assert len(written) == (bad - 1) // BATCH_ROWS + 1  # a string a batch

@@ -52,6 +52,10 @@ class _Planned(NamedTuple):
     permutation: str | None
 
 
+#: A _Planned from the tuple of all its fields.
+_new_planned = tuple.__new__
+
+
 class RowRenderer:
     """Renders test rows a batch at a time (see the module docstring): the plan's stages, the record maker, the token
     views, the rows over ``max_seq_len`` noted, errors located by ``where``; ``replies`` feed ``every`` dialogues."""
@@ -117,20 +121,22 @@ class RowRenderer:
         guarded = scanned[0] if scanned is not None else row
         specs = plan.specs(row, guarded, turns)
         permutation = plan.permutation(guarded) if plan.permutes and turns is None else None
-        return _Planned(index, row, ice_idx, base, scanned, guarded, turns, specs, permutation)
+        # Positional, in _Planned's field order: the named tuple's own constructor parses its arguments, a row's worth.
+        return _new_planned(_Planned, (index, row, ice_idx, base, scanned, guarded, turns, specs, permutation))
 
     def _recorded(self, row: _Planned, fitted: list[Fitted]) -> list[RenderedPrompt]:
         """The row's records, its prompts checked first where its text (or its shots') could form a control token."""
         plan = self.plan
-        index, scanned = row.row_index, row.scanned
+        index, loaded, _, base, scanned, _, _, specs, permutation = row
         # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
         checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None
+        make = self.records.make
         out = []
-        for spec, (rendered, shots, truncated, over) in zip(row.specs, fitted, strict=True):
+        for spec, (rendered, shots, truncated, over) in zip(specs, fitted, strict=True):
             escaped = None
             if checked is not None:  # the final input checked for tokens row text formed, against a reference render
                 rendered, escaped = plan.escaped(index, spec, rendered, shots, checked)
-            out.append(self.records.make(index, row.row, spec, rendered, shots, truncated, over, row.base + spec.suffix, escaped, row.permutation))
+            out.append(make(index, loaded, spec, rendered, shots, truncated, over, base + spec.suffix, escaped, permutation))
             if over:
                 self.over_limit.note((index,))
         return self.views.with_tokens(out) if self.views.encoder is not None else out

@@ -36,6 +36,7 @@ from promptkit.data.progress import task
 from promptkit.data.streaming import FileRows
 from promptkit.errors import ConfigError, PromptkitError
 from promptkit.records.record import RenderedPrompt
+from promptkit.render.batch import BATCH_ROWS
 from promptkit.render.renderer import Renderer
 from promptkit.render.rows import RowWithShots
 
@@ -136,8 +137,7 @@ def render_parallel(
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive number of processes (got {workers!r})", key="workers")
     if workers == 1:
-        for prompts in renderer.prompts_by_row(indices):
-            yield encode(prompts)
+        yield from _joined(renderer.prompts_by_row(indices), encode)
         return
     # Worker processes need multiprocessing and its pool, which cost a sixth of `promptkit render`'s start-up: they
     # are imported when workers start (here, in start_method, _pickle and _start_worker).
@@ -161,8 +161,7 @@ def render_parallel(
     if fewer is not None:
         logger.warning("dataset %r: %s", renderer.dataset.abbr, fewer)
     if workers == 1:
-        for prompts in renderer.prompts_by_row(indices):
-            yield encode(prompts)
+        yield from _joined(renderer.prompts_by_row(indices), encode)
         return
     chunks = _Chunks(renderer.rows_with_shots(indices))
     tasks: Iterator[_Chunk] = iter(_positions(total or 0, indices) if by_position else chunks)
@@ -193,6 +192,24 @@ def render_parallel(
         _job = None
         pool.shutdown(wait=True, cancel_futures=True)
     renderer.report()
+
+
+def _joined(rows: Iterator[list[RenderedPrompt]], encode: Encode) -> Iterator[str]:
+    """The rows' text, a batch of rows (:data:`~promptkit.render.batch.BATCH_ROWS`, as they are rendered) joined into
+    one string; the rows before one that cannot be read, rendered or encoded come first, then its error."""
+    lines: list[str] = []
+    try:
+        for prompts in rows:
+            lines.append(encode(prompts))
+            if len(lines) == BATCH_ROWS:
+                text, lines = "".join(lines), []
+                yield text
+    except Exception:
+        if lines:
+            yield "".join(lines)
+        raise
+    if lines:
+        yield "".join(lines)
 
 
 def _pickle(job: tuple[Renderer, Encode], method: str, automatic: bool) -> bytes:

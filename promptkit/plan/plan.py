@@ -502,7 +502,7 @@ class Plan:
         stage — every row's template, then every row's model — so that each stage's code and data stay in the
         processor's caches (:mod:`promptkit.render.batch`)."""
         out: list[list[Fitted]] = []
-        if self.fitter is not None or not all(len(specs) == 1 and not specs[0].follows for specs, _, _ in rows):
+        if len(rows) == 1 or self.fitter is not None or not all(len(specs) == 1 and not specs[0].follows for specs, _, _ in rows):
             for specs, row, shots in rows:
                 try:
                     out.append(self.fit(specs, row, shots))

@@ -227,8 +227,17 @@ class Renderer:
 
     def render_with_shots(self, index: int, row: Row, ice_idx: Sequence[int], turns: Turns | None = None) -> list[RenderedPrompt]:
         """The prompts of test row ``index`` (``-1``: a row outside the test split) given the row and its shots: one
-        per prompt spec of the plan (``turns``: the dialogue turns to render, else those its infer_mode renders)."""
-        return next(self.render_rows([(index, row, ice_idx)], turns))[1]
+        per prompt spec of the plan (``turns``: the dialogue turns to render, else those its infer_mode renders): a batch
+        of one row (:meth:`render_rows`), rendered straight away."""
+        plan = self.plan
+        if not self._prepared:  # (as render_rows)
+            if plan.refusal is not None:
+                raise plan.refusal
+            self.prepare()
+        done, failure = self._batches.render([(index, row, ice_idx)], turns)
+        if failure is not None:
+            raise failure
+        return done[0][1]
 
     def note_over_limit(self, indices: Iterable[int]) -> None:
         """Test rows rendered elsewhere (a worker process) whose prompt is over ``max_seq_len``, for :meth:`report`."""

@@ -495,12 +495,11 @@ class Plan:
                         raise error.add_context(label=spec.label) from None
         return out
 
-
     def fit_rows(self, rows: Sequence[tuple[Sequence[PromptSpec], Row, Sequence[int]]]) -> tuple[list[list[Fitted]], Exception | None]:
         """:meth:`fit` of each row (its specs, the row, its shots), in order, up to the first row that fails, and that
         row's error (``None``: none failed).  Rows of one render each with nothing to fit (the usual rows) go stage by
         stage — every row's template, then every row's model — so that each stage's code and data stay in the
-        processor's caches (:mod:`promptkit.render.batch`)."""
+        processor's caches (:mod:`promptkit.render.batch`); a lone row is fitted as :meth:`fit` fits it."""
         out: list[list[Fitted]] = []
         if len(rows) == 1 or self.fitter is not None or not all(len(specs) == 1 and not specs[0].follows for specs, _, _ in rows):
             for specs, row, shots in rows:

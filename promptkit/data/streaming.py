@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, overload
 
@@ -32,7 +33,7 @@ from promptkit.data.line_index import BOM, LineIndex, is_blank
 from promptkit.data.sources import ParquetReader, Schema, open_reader
 from promptkit.data.sources.compression import compression_of, decompression_errors, describe, open_binary
 from promptkit.data.sources.json_rows import RowValueError, parse_row
-from promptkit.data.sources.limits import bounded_lines
+from promptkit.data.sources.limits import max_record_bytes, record_too_long
 from promptkit.errors import DatasetError
 
 __all__ = ["FileRows"]
@@ -94,13 +95,23 @@ class FileRows(Sequence[dict[str, Any]]):
         with open_binary(self.path) as (data, raw):
             failures = decompression_errors() if data is not raw else ()
             row = 0
+            # bounded_lines, with its check in this loop: a row's read costs no generator of lines.
+            limit = max_record_bytes()
             try:
-                for number, line in enumerate(bounded_lines(data, self.path, data is not raw), start=1):
+                for number, line in enumerate(iter(partial(data.readline, limit + 1), b""), start=1):
+                    if len(line) > limit and line[-1:] != b"\n":
+                        raise record_too_long(self.path, number, limit, data is not raw)
                     if number == 1:
                         line = line.removeprefix(BOM)
-                    if is_blank(line):
+                    if line[:1] != b"{" and is_blank(line):  # (nearly every line starts with its object)
                         continue
-                    yield self._parse(line, number, row)
+                    try:  # _parse, inline: the hot loop of a streamed run
+                        value = parse_row(line.decode("utf-8"))
+                    except (UnicodeDecodeError, json.JSONDecodeError, RowValueError) as error:
+                        raise self._unreadable(error, number, row) from None
+                    if type(value) is not dict:
+                        raise self._not_object(value, number, row)
+                    yield value
                     row += 1
             except failures as error:
                 raise describe(error, self.path) from None
@@ -109,23 +120,28 @@ class FileRows(Sequence[dict[str, Any]]):
 
     def _parse(self, line: bytes, number: int, row: int) -> dict[str, Any]:
         try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise DatasetError(f"the line is not valid UTF-8 ({error.reason}); save the file as UTF-8", file=str(self.path), line=number, row=row) from None
-        try:
-            value = parse_row(text)
-        except json.JSONDecodeError as error:
-            raise DatasetError(
-                f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)",
-                file=str(self.path),
-                line=number,
-                row=row,
-            ) from None
-        except RowValueError as error:
-            raise DatasetError(error.message, file=str(self.path), line=number, row=row, key=error.column) from None
-        if not isinstance(value, dict):
-            raise DatasetError(f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row)
+            value = parse_row(line.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RowValueError) as error:
+            raise self._unreadable(error, number, row) from None
+        if type(value) is not dict:
+            raise self._not_object(value, number, row)
         return value
+
+    def _unreadable(self, error: UnicodeDecodeError | json.JSONDecodeError | RowValueError, number: int, row: int) -> DatasetError:
+        """The error for line ``number`` (row ``row``) when it is not UTF-8, not JSON or not a row promptkit can use."""
+        where = dict(file=str(self.path), line=number, row=row)
+        if isinstance(error, UnicodeDecodeError):
+            return DatasetError(f"the line is not valid UTF-8 ({error.reason}); save the file as UTF-8", **where)
+        if isinstance(error, json.JSONDecodeError):
+            return DatasetError(
+                f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)", **where
+            )
+        return DatasetError(error.message, key=error.column, **where)
+
+    def _not_object(self, value: object, number: int, row: int) -> DatasetError:
+        return DatasetError(
+            f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row
+        )
 
     def _base_item(self, row: int) -> dict[str, Any]:
         if self._seekable:

@@ -499,32 +499,42 @@ class Plan:
         """:meth:`fit` of each row (its specs, the row, its shots), in order, up to the first row that fails, and that
         row's error (``None``: none failed).  Rows of one render each with nothing to fit (the usual rows) go stage by
         stage — every row's template, then every row's model — so that each stage's code and data stay in the
-        processor's caches (:mod:`promptkit.render.batch`); a lone row is fitted as :meth:`fit` fits it."""
-        out: list[list[Fitted]] = []
-        if len(rows) == 1 or self.fitter is not None or not all(len(specs) == 1 and not specs[0].follows for specs, _, _ in rows):
-            for specs, row, shots in rows:
-                try:
-                    out.append(self.fit(specs, row, shots))
-                except Exception as error:
-                    return out, error
-            return out, None
+        processor's caches (:mod:`promptkit.render.batch`); a lone row, or a batch with any other row, is fitted row by
+        row as :meth:`fit` fits it."""
+        if len(rows) == 1 or self.fitter is not None:
+            return self._fit_each(rows)
         failure: Exception | None = None
-        templated: list[tuple[Row, Prompt, list[int]]] = []
+        templated: list[tuple[Row, Prompt, list[int], PromptSpec]] = []
+        template = self._template
         for specs, row, shots in rows:
+            spec = specs[0]
+            if len(specs) != 1 or spec.follows:  # not the usual row: the batch row by row instead
+                return self._fit_each(rows)
+            picked = list(shots)
             try:
-                picked = list(shots)
-                templated.append((*self._template(specs[0], row, picked), picked))
+                source, prompt = template(spec, row, picked)
             except Exception as error:
-                failure = error.add_context(label=specs[0].label) if isinstance(error, PromptkitError) else error
+                failure = error.add_context(label=spec.label) if isinstance(error, PromptkitError) else error
                 break
+            templated.append((source, prompt, picked, spec))
+        out: list[list[Fitted]] = []
         render = self.final.render
-        for (row, prompt, picked), (specs, _, _) in zip(templated, rows, strict=False):  # (fewer templated when one failed)
+        for source, prompt, picked, spec in templated:
             try:
-                final, media = render(prompt, row)
+                final, media = render(prompt, source)
             except Exception as error:
-                return out, error.add_context(label=specs[0].label) if isinstance(error, PromptkitError) else error
+                return out, error.add_context(label=spec.label) if isinstance(error, PromptkitError) else error
             out.append([((prompt, final, media), picked, False, False)])
         return out, failure
+
+    def _fit_each(self, rows: Sequence[tuple[Sequence[PromptSpec], Row, Sequence[int]]]) -> tuple[list[list[Fitted]], Exception | None]:
+        out: list[list[Fitted]] = []
+        for specs, row, shots in rows:
+            try:
+                out.append(self.fit(specs, row, shots))
+            except Exception as error:
+                return out, error
+        return out, None
 
 
 def same_render(first: PromptSpec, second: PromptSpec) -> bool:

@@ -77,14 +77,15 @@ class EngineFormat(ABC):
         self._seen: set[str] = set()
         #: (id of a request block, whether the prompt is chat messages) → what its lines are made with.
         self._blocks: dict[tuple[int, bool], _Block] = {}
+        self._last: _Block | None = None  # the block of the prompt before
 
     def line(self, prompt: RenderedPrompt) -> dict[str, Any]:
         """The line for ``prompt``; a ``ConfigError`` names the prompt when it cannot be sent."""
         return self._block(prompt).line(prompt.id, prompt.prompt)
 
     def text(self, prompt: RenderedPrompt, encode: JsonText, nulls: list[str]) -> str:
-        """``encode(self.line(prompt), nulls)``: the line's JSON text, put together from its request block's text and
-        the prompt's where it can be (:mod:`promptkit.records.line_text`), else encoded whole."""
+        """``encode(self.line(prompt), nulls)`` and its newline: the line's JSON text, put together from its request
+        block's text and the prompt's where it can be (:mod:`promptkit.records.line_text`), else encoded whole."""
         block = self._block(prompt)
         texts = block.texts
         compact = encode.compact
@@ -92,7 +93,7 @@ class EngineFormat(ABC):
             texts[compact] = line_text(block.line, block.chat, encode)
         maker = texts[compact]
         text = maker(prompt.id, prompt.prompt) if maker is not None else None
-        return text if text is not None else encode(block.line(prompt.id, prompt.prompt), nulls)
+        return text if text is not None else encode(block.line(prompt.id, prompt.prompt), nulls) + "\n"
 
     def _block(self, prompt: RenderedPrompt) -> _Block:
         """What the lines of ``prompt``'s request block are made with, once the prompt is checked — a generation prompt,
@@ -110,17 +111,21 @@ class EngineFormat(ABC):
             )
         ident = prompt.id
         seen = self._seen
-        if ident in seen:
+        count = len(seen)
+        seen.add(ident)
+        if len(seen) == count:
             raise ConfigError(
                 f"custom_id {ident!r} appears twice: a request file holds one request per id; render one model per file "
                 "(a model config with one model) and give the datasets different abbrs"
             )
-        seen.add(ident)
         request = prompt.request
-        key = (id(request), type(prompt.prompt) is not str)
-        block = self._blocks.get(key)
-        if block is None or block.request is not request:
-            block = self._blocks[key] = _Block(request, key[1], self._maker(dict(request or {"model": None}), key[1]))
+        chat = type(prompt.prompt) is not str
+        block = self._last  # (consecutive prompts nearly always share their block)
+        if block is None or block.request is not request or block.chat is not chat:
+            block = self._blocks.get((id(request), chat))
+            if block is None or block.request is not request:
+                block = self._blocks[id(request), chat] = _Block(request, chat, self._maker(dict(request or {"model": None}), chat))
+            self._last = block
         return block
 
     @abstractmethod

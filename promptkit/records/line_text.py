@@ -2,7 +2,7 @@
 
 An engine line (:mod:`promptkit.records.engines`) is the same object for every prompt of a request block but for
 its ``custom_id`` and its prompt.  :func:`line_text` encodes the block's line once, with stand-ins for those two, and
-cuts the text around them; a prompt's line is then the pieces with its id and its prompt's JSON in between.
+cuts the text around them; a prompt's line is then the pieces with its id and its prompt's JSON in between, and its newline.
 
 Most of a line's bytes are its prompt, and most of a prompt's bytes recur: fixed shots and a system turn make the
 same prefix for every row of a dataset.  A JSON string's text is the text of each of its characters in turn
@@ -32,7 +32,7 @@ __all__ = ["LineText", "MessagesText", "PrefixText", "line_text"]
 
 #: A request block's line for a prompt, from its id and final input (what an engine format's ``_maker`` returns).
 LineMaker = Callable[[str, FinalInput], dict[str, Any]]
-#: A block's line text for a prompt (without the newline), or ``None`` when the prompt's text must be encoded whole.
+#: A block's line text for a prompt, with its newline, or ``None`` when the prompt's text must be encoded whole.
 LineText = Callable[[str, FinalInput], "str | None"]
 
 _escaped: Callable[[str], str] = json.encoder.encode_basestring  # the C function when the accelerator is there
@@ -57,6 +57,7 @@ def line_text(line: LineMaker, chat: bool, encode: JsonText) -> LineText | None:
         return None
     head, rest = whole.split(ident)
     middle, tail = rest.split(prompt)
+    tail += "\n"
     if chat:
         messages = MessagesText(encode.compact)
 

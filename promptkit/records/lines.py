@@ -45,7 +45,7 @@ class RecordLines:
         for prompt in prompts:
             if engine is not None:
                 try:
-                    lines.append(engine.text(prompt, text, nulls) + "\n")
+                    lines.append(engine.text(prompt, text, nulls))
                 except PromptkitError as error:
                     raise _located(error, self.config, prompt) from None
             else:

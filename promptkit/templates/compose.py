@@ -57,7 +57,7 @@ class PromptComposer:
         self, row: Row, shots: Sequence[int], label: Hashable | None = None, turn: int | None = None, replies: Sequence[str] | None = None
     ) -> Prompt:
         """The template's output for ``row`` with ``shots`` (a candidate ``label``; a dialogue ``turn`` after ``replies``)."""
-        ice = self.ice(shots)
+        ice = self.ice(shots) if shots or self.shots is not None else self.no_shots
         mask_value = self.mask_value if label is None else str(label)
         prompt: Prompt
         if turn is None:

@@ -123,6 +123,8 @@ class _StringBody:
     def __init__(self, source: str, ice_token: str | None, sep_token: str | None, compile: TextCompiler = compile_text) -> None:
         self.text = _Text(source, ice_token, sep_token, compile)
         self.has_ice_slot = self.text.has_ice
+        # The text's one piece, filled straight from the row (no ice token: nothing to splice).
+        self._whole = None if self.has_ice_slot else self.text.pieces[0]
         #: The placeholder names the body fills (``None``: not known for its texts); see :meth:`PromptTemplate.render`.
         self.names = _placeholder_names([self.text])
 
@@ -135,7 +137,8 @@ class _StringBody:
                 "the shots were rendered by a chat ice_template (a PromptList) but this prompt_template is a plain "
                 "string, which cannot hold roles; make both templates strings or both chat dicts"
             )
-        return self.text.render(values, ice)
+        whole = self._whole
+        return whole.render(values) if whole is not None else self.text.render(values, ice)
 
 
 class _ChatBody:

@@ -60,11 +60,11 @@ def _compile(source: str, pieces: list[str | tuple[str, str]]) -> Callable[[Mapp
         if isinstance(piece, tuple):
             name, written = piece
             lines.append(f"    v{i} = get({name!r}, {written!r})")
-            lines.append(f"    if type(v{i}) is not str: v{i} = str(v{i})")
-            joined.append(f"v{i}")
+            joined.append(f"f'{{v{i}!s}}'")  # str(value), the value itself when it is a str
         else:
             joined.append(repr(piece))
-    lines.append(f"    return ''.join(({', '.join(joined)},))")
+    # Adjacent literals, one f-string: the pieces are joined in one step, without a tuple of them.
+    lines.append(f"    return {' '.join(joined)}")
     namespace: dict[str, Any] = {}
     exec(compile("\n".join(lines), f"<promptkit template {source[:40]!r}>", "exec"), namespace)  # noqa: S102 - names and literals are repr()-quoted
     return namespace["render"]

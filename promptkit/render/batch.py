@@ -75,31 +75,37 @@ class RowRenderer:
     def render(self, items: Sequence[RowWithShots], turns: Turns | None = None) -> tuple[Rendered, Exception | None]:
         """Each row's index and prompts, in order, up to the first row that fails, and that row's error (``None``: none
         failed); ``turns``: the dialogue turns to render (a batch of one row), else those each row's infer_mode renders."""
-        failure: Exception | None = None
+        planned, failure = self._planned(items, turns)
+        fitted, unfitted = self.plan.fit_rows([(row_plan.specs, row_plan.guarded, row_plan.ice_idx) for row_plan in planned])
+        if unfitted is not None:
+            failure = self._located(unfitted, planned[len(fitted)].row_index)
+        done, unrecorded = self._recorded(planned, fitted)  # (fewer fitted when a row failed to fit)
+        return done, unrecorded if unrecorded is not None else failure
+
+    def _planned(self, items: Sequence[RowWithShots], turns: Turns | None) -> tuple[list[_Planned], Exception | None]:
+        """What the plan makes of each row, up to the first row that fails, and that row's error."""
+        plan = self.plan
+        dialogue, guard, permutes = plan.dialogue, plan.guard, plan.permutes
         planned: list[_Planned] = []
-        dialogue = self.plan.dialogue
         for index, row, ice_idx in items:
             try:  # a dialogue's turns locate their own errors
                 row_turns = self._turns(index, row) if dialogue is not None and turns is None else turns
             except Exception as error:
-                failure = error
-                break
+                return planned, error
             try:
-                planned.append(self._planned(index, row, ice_idx, row_turns))
+                base = plan.base_id(row, index)
+                scanned = guard.scan(row) if guard is not None else None  # before any template sees it
+                if guard is not None and scanned is not None and row_turns is not None and row_turns[1]:
+                    replies, reply_hits, reply_delimited = guard.scan_replies(row_turns[1])
+                    row_turns, scanned = (row_turns[0], replies), (scanned[0], scanned[1] + reply_hits, scanned[2] or reply_delimited)
+                guarded = scanned[0] if scanned is not None else row
+                specs = plan.specs(row, guarded, row_turns)
+                permutation = plan.permutation(guarded) if permutes and row_turns is None else None
             except Exception as error:
-                failure = self._located(error, index)
-                break
-        fitted, unfitted = self.plan.fit_rows([(row_plan.specs, row_plan.guarded, row_plan.ice_idx) for row_plan in planned])
-        if unfitted is not None:
-            failure = self._located(unfitted, planned[len(fitted)].row_index)
-        done: Rendered = []
-        for row_plan, fits in zip(planned, fitted, strict=False):  # (fewer fitted when a row failed to fit)
-            try:
-                done.append((row_plan.row_index, self._recorded(row_plan, fits)))
-            except Exception as error:
-                failure = self._located(error, row_plan.row_index)
-                break
-        return done, failure
+                return planned, self._located(error, index)
+            # Positional, in _Planned's field order: the named tuple's own constructor parses its arguments, a row's worth.
+            planned.append(_new_planned(_Planned, (index, row, ice_idx, base, scanned, guarded, row_turns, specs, permutation)))
+        return planned, None
 
     def _turns(self, index: int, row: Row) -> Turns:
         """The dialogue turns test row ``index`` renders (by the plan's infer_mode, with the replies given)."""
@@ -110,36 +116,29 @@ class RowRenderer:
         with self.where:
             return dialogue.turns(index, count, self.replies)
 
-    def _planned(self, index: int, row: Row, ice_idx: Sequence[int], turns: Turns | None) -> _Planned:
+    def _recorded(self, planned: Sequence[_Planned], fitted: Sequence[list[Fitted]]) -> tuple[Rendered, Exception | None]:
+        """Each fitted row's index and records, up to the first row that fails, and that row's error; a row's prompts
+        are checked first where its text (or its shots') could form a control token."""
         plan = self.plan
-        base = plan.base_id(row, index)
-        guard = plan.guard
-        scanned = guard.scan(row) if guard is not None else None  # before any template sees it
-        if guard is not None and scanned is not None and turns is not None and turns[1]:
-            replies, reply_hits, reply_delimited = guard.scan_replies(turns[1])
-            turns, scanned = (turns[0], replies), (scanned[0], scanned[1] + reply_hits, scanned[2] or reply_delimited)
-        guarded = scanned[0] if scanned is not None else row
-        specs = plan.specs(row, guarded, turns)
-        permutation = plan.permutation(guarded) if plan.permutes and turns is None else None
-        # Positional, in _Planned's field order: the named tuple's own constructor parses its arguments, a row's worth.
-        return _new_planned(_Planned, (index, row, ice_idx, base, scanned, guarded, turns, specs, permutation))
-
-    def _recorded(self, row: _Planned, fitted: list[Fitted]) -> list[RenderedPrompt]:
-        """The row's records, its prompts checked first where its text (or its shots') could form a control token."""
-        plan = self.plan
-        index, loaded, _, base, scanned, _, _, specs, permutation = row
-        # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
-        checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None
         make = self.records.make
-        out = []
-        for spec, (rendered, shots, truncated, over) in zip(specs, fitted, strict=True):
-            escaped = None
-            if checked is not None:  # the final input checked for tokens row text formed, against a reference render
-                rendered, escaped = plan.escaped(index, spec, rendered, shots, checked)
-            out.append(make(index, loaded, spec, rendered, shots, truncated, over, base + spec.suffix, escaped, permutation))
-            if over:
-                self.over_limit.note((index,))
-        return self.views.with_tokens(out) if self.views.encoder is not None else out
+        with_tokens = self.views.with_tokens if self.views.encoder is not None else None
+        done: Rendered = []
+        for (index, loaded, _, base, scanned, _, _, specs, permutation), fits in zip(planned, fitted, strict=False):
+            try:
+                # Rows (and shots, read by now) with no token and no delimiter (the usual row) need no check of their prompts.
+                checked = scanned if scanned is not None and not plan.forgeries.clean(scanned) else None
+                out = []
+                for spec, (rendered, shots, truncated, over) in zip(specs, fits, strict=True):
+                    escaped = None
+                    if checked is not None:  # the final input checked for tokens row text formed, against a reference render
+                        rendered, escaped = plan.escaped(index, spec, rendered, shots, checked)
+                    out.append(make(index, loaded, spec, rendered, shots, truncated, over, base + spec.suffix, escaped, permutation))
+                    if over:
+                        self.over_limit.note((index,))
+                done.append((index, with_tokens(out) if with_tokens is not None else out))
+            except Exception as error:
+                return done, self._located(error, index)
+        return done, None
 
     def _located(self, error: Exception, index: int) -> Exception:
         """A promptkit error with the row it was raised at (and the renderer's place) filled in; any other as it is."""

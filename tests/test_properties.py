@@ -97,9 +97,17 @@ def test_rendering_is_deterministic(tmp_path, rows):
 
 
 @settings(max_examples=300, deadline=None)
-@given(template=st.text(max_size=40) | TRICKY, values=st.dictionaries(st.text(max_size=5), st.text(max_size=8) | st.integers(), max_size=4))
+@given(
+    template=st.text(max_size=40) | TRICKY,
+    values=st.dictionaries(
+        st.text(max_size=5),
+        st.text(max_size=8) | st.integers() | st.floats() | st.none() | st.booleans() | st.lists(st.text(max_size=3), max_size=2),
+        max_size=4,
+    ),
+)
 def test_any_template_text_renders_like_a_single_regex_pass(template, values):
-    """Any template text — quotes, backslashes, braces — fills exactly like one regex pass over it (no text becomes code)."""
+    """Any template text — quotes, backslashes, braces — fills exactly like one regex pass over it (no text becomes
+    code); a value that is not a string renders as ``str()`` of it."""
     import re
 
     from promptkit.text.placeholders import compile_text

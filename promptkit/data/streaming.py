@@ -105,13 +105,7 @@ class FileRows(Sequence[dict[str, Any]]):
                         line = line.removeprefix(BOM)
                     if line[:1] != b"{" and is_blank(line):  # (nearly every line starts with its object)
                         continue
-                    try:  # _parse, inline: the hot loop of a streamed run
-                        value = parse_row(line.decode("utf-8"))
-                    except (UnicodeDecodeError, json.JSONDecodeError, RowValueError) as error:
-                        raise self._unreadable(error, number, row) from None
-                    if type(value) is not dict:
-                        raise self._not_object(value, number, row)
-                    yield value
+                    yield self._parse(line, number, row)
                     row += 1
             except failures as error:
                 raise describe(error, self.path) from None
@@ -120,28 +114,23 @@ class FileRows(Sequence[dict[str, Any]]):
 
     def _parse(self, line: bytes, number: int, row: int) -> dict[str, Any]:
         try:
-            value = parse_row(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RowValueError) as error:
-            raise self._unreadable(error, number, row) from None
-        if type(value) is not dict:
-            raise self._not_object(value, number, row)
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DatasetError(f"the line is not valid UTF-8 ({error.reason}); save the file as UTF-8", file=str(self.path), line=number, row=row) from None
+        try:
+            value = parse_row(text)
+        except json.JSONDecodeError as error:
+            raise DatasetError(
+                f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)",
+                file=str(self.path),
+                line=number,
+                row=row,
+            ) from None
+        except RowValueError as error:
+            raise DatasetError(error.message, file=str(self.path), line=number, row=row, key=error.column) from None
+        if not isinstance(value, dict):
+            raise DatasetError(f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row)
         return value
-
-    def _unreadable(self, error: UnicodeDecodeError | json.JSONDecodeError | RowValueError, number: int, row: int) -> DatasetError:
-        """The error for line ``number`` (row ``row``) when it is not UTF-8, not JSON or not a row promptkit can use."""
-        where = dict(file=str(self.path), line=number, row=row)
-        if isinstance(error, UnicodeDecodeError):
-            return DatasetError(f"the line is not valid UTF-8 ({error.reason}); save the file as UTF-8", **where)
-        if isinstance(error, json.JSONDecodeError):
-            return DatasetError(
-                f"malformed line: {error.msg.removesuffix(' at')} at column {error.colno}; fix or remove it (one JSON object per line)", **where
-            )
-        return DatasetError(error.message, key=error.column, **where)
-
-    def _not_object(self, value: object, number: int, row: int) -> DatasetError:
-        return DatasetError(
-            f"expected a JSON object, got {type(value).__name__}; one JSON object per line", file=str(self.path), line=number, row=row
-        )
 
     def _base_item(self, row: int) -> dict[str, Any]:
         if self._seekable:

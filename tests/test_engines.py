@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
 from promptkit import ConfigError
 from promptkit.cli.main import main
 from promptkit.records.engines import OpenAIBatch, VLLMRequests
+from promptkit.records.json_text import JsonText
 
 VLLM = json.loads((Path(__file__).parent / "vllm_fields" / "vllm-0.33.0.json").read_text(encoding="utf-8"))
 ROWS = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(3)]
@@ -139,6 +140,21 @@ def test_vllm_lines_are_generate_and_chat_arguments(make_renderer):
     }
     for line in (generate, chat):
         check_vllm_line(line)
+
+
+@pytest.mark.parametrize("writer_class", [OpenAIBatch, VLLMRequests])
+@pytest.mark.parametrize(
+    ("model", "nan"), [(COMPLETION, False), (API, False), (dict(API, generation_kwargs=dict(temperature=float("nan"))), True)], ids=["completion", "chat", "nan"]
+)
+def test_text_is_the_encoded_line_and_its_newline(make_renderer, writer_class, model, nan):
+    """``text()`` is what render writes: the line's JSON, then a newline — put together from parts for the usual block,
+    encoded whole for a block holding NaN (written as null, and noted as the encoder notes it)."""
+    writer, reference, encode = writer_class(), writer_class(), JsonText()
+    for prompt in make_renderer(ROWS, GEN, model=model):
+        nulls: list[str] = []
+        expected_nulls: list[str] = []
+        assert writer.text(prompt, encode, nulls) == encode(reference.line(prompt), expected_nulls) + "\n"
+        assert nulls == expected_nulls and bool(nulls) is nan
 
 
 def test_vllm_field_list_rejects_what_vllm_does_not_declare():
